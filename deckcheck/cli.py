@@ -1,0 +1,97 @@
+"""The ``deckcheck`` command group: parses options, calls the library, prints.
+
+Subcommands live in ``deckcheck.commands.*`` and are imported only when invoked, so
+``deckcheck --help`` and ``deckcheck validate`` pay only for what they use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from deckcheck import __version__
+from deckcheck.errors import EXIT_ERROR, DeckcheckError
+
+# name -> (module, attribute, one-line help shown by `deckcheck --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "validate": ("deckcheck.commands.validate", "validate", "Check decks against a format and its list."),
+    "formats": ("deckcheck.commands.formats", "formats", "List the formats deckcheck knows."),
+    "banlist": ("deckcheck.commands.banlist", "banlist", "Show, import, export and diff Forbidden/Limited lists."),
+    "card": ("deckcheck.commands.card", "card", "Find cards by name in any language."),
+    "convert": ("deckcheck.commands.convert", "convert", "Convert a deck between .ydk, ydke:// and text."),
+    "build": ("deckcheck.commands.build", "build", "Turn a text decklist (any language) into a .ydk file."),
+    "deck": ("deckcheck.commands.deck", "deck", "Create and edit decks from the command line."),
+    "db": ("deckcheck.commands.db", "db", "Import and inspect the card database."),
+    "update": ("deckcheck.commands.update", "update", "Fetch current cards and lists from upstream."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        spec = COMMANDS.get(cmd_name)
+        if spec is None:
+            return None
+        module = importlib.import_module(spec[0])
+        cmd = getattr(module, spec[1])
+        assert isinstance(cmd, click.Command)
+        return cmd
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Uses the static help texts so that `--help` imports no subcommand module.
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, spec[2]) for name, spec in COMMANDS.items()])
+
+
+@click.group(
+    cls=LazyGroup,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog="""\b
+Examples:
+  deckcheck validate deck.ydk
+  deckcheck validate --format ocg --date 2026-07-01 decks/
+  deckcheck card search "ash blossom"
+  deckcheck banlist diff tcg@2025-04-07 tcg@2026-05-18
+
+Exit codes: 0 every deck legal, 1 a deck is illegal, 2 usage or data error.""",
+)
+@click.version_option(__version__, prog_name="deckcheck")
+def cli() -> None:
+    """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code; every error is one line on stderr."""
+    try:
+        rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except DeckcheckError as exc:
+        click.echo(f"deckcheck: error: {exc}", err=True)
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("deckcheck: aborted", err=True)
+        return EXIT_ERROR
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_ERROR if exc.exit_code == 2 else exc.exit_code
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except KeyboardInterrupt:
+        click.echo("deckcheck: interrupted", err=True)
+        return 130
+    except BrokenPipeError:
+        # `deckcheck … | head`: the reader went away; nothing more to say.
+        sys.stderr.close()
+        return 0
+    return rv if isinstance(rv, int) else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Shared fixtures: an isolated DECKCHECK_HOME per test and the real reference data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _shared_data() -> Path | None:
+    env = os.environ.get("DECKCHECK_SHARED_DATA")
+    candidates = [Path(env)] if env else []
+    candidates.append(REPO.parent / "shared" / "data")
+    for c in candidates:
+        if (c / "cards" / "cards.cdb").is_file():
+            return c
+    return None
+
+
+SHARED_DATA = _shared_data()
+_MISSING_REASON = (
+    "real reference data not found: expected ../shared/data beside the repository "
+    "(or set DECKCHECK_SHARED_DATA)"
+)
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own empty data directory: tests never touch the user's files."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("DECKCHECK_HOME", str(home))
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    return home
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data``; skips with a clear reason where it is absent (fails CI instead)."""
+    if SHARED_DATA is None:
+        if os.environ.get("DECKCHECK_REQUIRE_SHARED"):
+            pytest.fail(_MISSING_REASON)
+        pytest.skip(_MISSING_REASON)
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def real_home_dir(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A data directory with the real card database and real lists imported, built once.
+
+    Tests must treat it as read-only; copy it when a test changes data.
+    """
+    from deckcheck.carddb.importer import import_files
+    from deckcheck.formats.importer import import_lflists
+
+    home = tmp_path_factory.mktemp("real-home")
+    cdbs = [shared_data / "cards" / "cards.cdb"]
+    cdbs += sorted((shared_data / "locales").glob("*/cards.cdb"))
+    import_files(cdbs, db_path=home / "cards.sqlite3")
+    pi = shared_data / "banlists" / "projectignis-lflists"
+    confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
+    import_lflists(confs, dest=home / "banlists")
+    return home
+
+
+@pytest.fixture
+def real_home(real_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point DECKCHECK_HOME at the shared real-data home for this test."""
+    monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
+    return real_home_dir
