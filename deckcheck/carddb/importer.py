@@ -1,0 +1,443 @@
+"""Builds deckcheck's card database from EDOPro/YGOPro ``cards.cdb`` and locale name files.
+
+The database is rebuilt atomically: a new file is written beside the old one and moved into
+place only when complete, so a failed import leaves the installed database untouched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from deckcheck import paths as dc_paths
+from deckcheck.carddb import _common as common
+from deckcheck.errors import DataError, InputError
+
+_DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
+_TEXTS_COLUMNS = {"id", "name"}
+_LOCALE_DIR = re.compile(r"(?:^|/)locales/([^/]+)/[^/]+$")
+# 9-digit passcode ranges only EDOPro uses (Rush 160…, skills 300…, unofficial 5…); YGOPro
+# has prerelease ids 100…/101… too, so those do not decide.
+_EDOPRO_ONLY_ID = 110_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """What one input file contributed."""
+
+    path: str
+    kind: str  # cards | names
+    rows: int
+    lang: str | None = None
+    dialect: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSummary:
+    """Result of ``import_files``: the database written and what is in it now."""
+
+    db_path: Path
+    files: tuple[FileResult, ...]
+    cards: int
+    names_by_lang: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    fingerprint: str = ""
+
+
+@dataclass(slots=True)
+class _Plan:
+    path: Path
+    kind: str  # cards | names
+    lang: str | None
+    detected: str | None  # edopro | ambiguous | None (both dialects agree)
+    high_bits: bool
+    sha256: str = ""
+    size: int = 0
+    dialect: str | None = None
+
+
+# --------------------------------------------------------------------------- locking
+
+_HELD: dict[str, int] = {}
+
+
+@contextlib.contextmanager
+def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
+    """Hold the exclusive import lock (re-entrant within one process).
+
+    A second process waits, saying so on stderr. ``deckcheck update`` may hold this lock
+    around its own work and call ``import_files`` inside it.
+    """
+    lock_file = lock_file or dc_paths.lock_path()
+    key = str(lock_file.resolve() if lock_file.exists() else lock_file.absolute())
+    if key in _HELD:
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    lock_file.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(
+                f"deckcheck: note: another import or update holds {lock_file}; waiting for it",
+                file=sys.stderr,
+            )
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        _HELD[key] = 1
+        try:
+            yield
+        finally:
+            del _HELD[key]
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+# --------------------------------------------------------------------------- inspection
+
+
+def _ro_uri(path: Path) -> str:
+    return f"file:{quote(str(path.absolute()))}?mode=ro"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _inspect(path: Path, lang: str | None) -> _Plan:
+    where = str(path)
+    if not path.is_file():
+        raise InputError("file not found" if not path.exists() else "not a file", where=where)
+    with path.open("rb") as f:
+        head = f.read(16)
+    if head != b"SQLite format 3\x00":
+        raise InputError("not an SQLite database (expected a cards.cdb file)", where=where)
+    m = _LOCALE_DIR.search(path.absolute().as_posix())
+    file_lang: str | None = None
+    if lang is not None:
+        file_lang = common.lang_code(lang)
+        if file_lang is None:
+            raise InputError(f"unknown language {lang!r} (use one of {', '.join(common.LANGS)})")
+    elif m:
+        file_lang = common.lang_code(m.group(1))
+        if file_lang is None:
+            raise InputError(
+                f"unknown language folder {m.group(1)!r}; pass --lang "
+                f"({', '.join(common.LANGS)})",
+                where=where,
+            )
+    try:
+        conn = sqlite3.connect(_ro_uri(path), uri=True)
+    except sqlite3.Error as exc:
+        raise InputError(f"cannot open: {exc}", where=where) from None
+    try:
+        tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+        needed = ["texts"] if file_lang else ["datas", "texts"]
+        missing = [t for t in needed if t not in tables]
+        if missing:
+            raise InputError(
+                f"not a cards.cdb: missing table {', '.join(missing)} "
+                "(expected tables datas and texts)",
+                where=where,
+            )
+        if "texts" in needed and not _TEXTS_COLUMNS <= _columns(conn, "texts"):
+            raise InputError(
+                "not a cards.cdb: table texts lacks column(s) "
+                f"{', '.join(sorted(_TEXTS_COLUMNS - _columns(conn, 'texts')))}",
+                where=where,
+            )
+        if file_lang:
+            return _Plan(path, "names", file_lang, None, False)
+        have = _columns(conn, "datas")
+        if not _DATAS_COLUMNS <= have:
+            raise InputError(
+                "not a cards.cdb: table datas lacks column(s) "
+                f"{', '.join(sorted(_DATAS_COLUMNS - have))}",
+                where=where,
+            )
+        bits = 0
+        for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
+            bits |= int(ot or 0)
+        max_id = conn.execute("SELECT max(id) FROM datas").fetchone()[0] or 0
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"unreadable SQLite database: {exc}", where=where) from None
+    finally:
+        conn.close()
+    high = bool(bits & ~0xF)
+    if high or max_id >= _EDOPRO_ONLY_ID:
+        detected: str | None = "edopro"
+    elif bits & 0xC:
+        detected = "ambiguous"
+    else:
+        detected = None
+    return _Plan(path, "cards", "en", detected, high)
+
+
+def _choose_dialects(plans: list[_Plan], dialect: str | None) -> None:
+    cards = [p for p in plans if p.kind == "cards"]
+    if dialect is not None:
+        if dialect not in common.DIALECTS:
+            raise InputError(f"unknown dialect {dialect!r} (use edopro or ygopro)")
+        if dialect == "ygopro":
+            bad = [str(p.path) for p in cards if p.high_bits]
+            if bad:
+                raise InputError(
+                    "scope bits above 0xF exist only in EDOPro databases, "
+                    f"not YGOPro: {', '.join(bad)}"
+                )
+        for p in cards:
+            p.dialect = dialect
+        return
+    ambiguous = [p for p in cards if p.detected == "ambiguous"]
+    if ambiguous:
+        edo = [str(p.path) for p in cards if p.detected == "edopro"]
+        also = f" (EDOPro detected in {', '.join(edo)})" if edo else ""
+        raise InputError(
+            "ot bits 0x4/0x8 mean anime/illegal in EDOPro but custom/Simplified Chinese in "
+            f"YGOPro; pass --dialect edopro or --dialect ygopro{also}",
+            where=", ".join(str(p.path) for p in ambiguous),
+        )
+    for p in cards:
+        p.dialect = "edopro"  # EDOPro-only bits, or bits 0x1/0x2 on which both dialects agree
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _check_existing(conn: sqlite3.Connection, db_path: Path) -> None:
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise DataError(
+            f"the installed database cannot be extended ({exc}); move it away and import again",
+            where=str(db_path),
+        ) from None
+    if row is None or int(row[0]) != common.SCHEMA_VERSION:
+        raise DataError(
+            f"the installed database has schema {row[0] if row else 'unknown'}, "
+            f"this deckcheck writes {common.SCHEMA_VERSION}; move it away and import again",
+            where=str(db_path),
+        )
+
+
+def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> int:
+    conn.execute(
+        "INSERT INTO sources (path, sha256, size, imported_at, dialect, lang, rows, kind) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, "
+        "size = excluded.size, imported_at = excluded.imported_at, dialect = excluded.dialect, "
+        "lang = excluded.lang, rows = excluded.rows, kind = excluded.kind",
+        (str(plan.path.absolute()), plan.sha256, plan.size, now, plan.dialect, plan.lang, rows,
+         plan.kind),
+    )
+    sid = conn.execute("SELECT id FROM sources WHERE path = ?", (str(plan.path.absolute()),))
+    return int(sid.fetchone()[0])
+
+
+def _read(path: Path, sql: str) -> list[tuple[object, ...]]:
+    src = sqlite3.connect(_ro_uri(path), uri=True)
+    try:
+        return src.execute(sql).fetchall()
+    finally:
+        src.close()
+
+
+def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
+    dialect = plan.dialect or "edopro"
+    rows = _read(
+        plan.path,
+        "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, t.name "
+        "FROM datas d LEFT JOIN texts t ON t.id = d.id",
+    )
+    sid = _source_id(conn, plan, len(rows), now)
+    card_rows = []
+    name_rows = []
+    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name in rows:
+        cid = int(cid_)  # type: ignore[call-overload]
+        alias = int(alias_ or 0)  # type: ignore[call-overload]
+        typ = int(typ_ or 0)  # type: ignore[call-overload]
+        card_rows.append((
+            cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
+            common.card_kind(typ), common.scopes_from_ot(int(ot or 0), dialect),
+            int(level or 0), int(atk or 0), int(df or 0), int(race or 0), int(attr or 0),
+            dialect, sid,
+        ))
+        if name and name.strip():
+            name_rows.append((cid, "en", name, common.normalize(name), "name"))
+    # Later files win: a card's row and its English name are replaced as a whole.
+    conn.executemany(
+        "INSERT OR REPLACE INTO cards (id, canonical, alias, alias_kind, type_bits, kind, scopes, "
+        "level, atk, def, race, attribute, dialect, source_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        card_rows,
+    )
+    conn.executemany(
+        "DELETE FROM names WHERE card_id = ? AND lang = 'en' AND kind = 'name'",
+        [(r[0],) for r in name_rows],
+    )
+    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", name_rows)
+    return len(card_rows)
+
+
+def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
+    lang = plan.lang or "en"
+    rows = _read(plan.path, "SELECT id, name FROM texts")
+    name_rows = [
+        (int(cid), lang, name, common.normalize(name), "name")
+        for cid, name in rows
+        if name and name.strip()
+    ]
+    _source_id(conn, plan, len(name_rows), now)
+    conn.executemany(
+        "DELETE FROM names WHERE card_id = ? AND lang = ? AND kind = 'name'",
+        [(r[0], lang) for r in name_rows],
+    )
+    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", name_rows)
+    return len(name_rows)
+
+
+def _finish(conn: sqlite3.Connection, now: str) -> str:
+    aliases = {int(i): int(a) for i, a in conn.execute("SELECT id, alias FROM cards")}
+    canon = common.canonical_ids(aliases)
+    stored = dict(conn.execute("SELECT id, canonical FROM cards").fetchall())
+    changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
+    conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
+    parts = [
+        f"{k}:{lang or ''}:{d or ''}:{sha}"
+        for k, lang, d, sha in conn.execute(
+            "SELECT kind, lang, dialect, sha256 FROM sources ORDER BY id"
+        )
+    ]
+    fp = common.fingerprint_of(parts)
+    conn.executemany(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        [("schema_version", str(common.SCHEMA_VERSION)), ("built_at", now), ("fingerprint", fp),
+         ("sample", "0")],
+    )
+    common.create_indexes(conn)
+    return fp
+
+
+def import_files(
+    paths: Sequence[Path | str],
+    *,
+    db_path: Path | None = None,
+    dialect: str | None = None,
+    lang: str | None = None,
+    progress: bool = False,
+    lock: bool = True,
+) -> ImportSummary:
+    """Import ``cards.cdb`` files (cards) and ``locales/<lang>/cards.cdb`` files (names).
+
+    Files merge in order (later files win); an existing database is extended. The result
+    replaces the database only when complete. Raises InputError/DataError on bad input.
+    """
+    started = time.perf_counter()
+    files = [Path(p) for p in paths]
+    if not files:
+        raise InputError("no files to import")
+    db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
+    plans = [_inspect(p, lang) for p in files]
+    _choose_dialects(plans, dialect)
+    for p in plans:
+        p.sha256 = _sha256(p.path)
+        p.size = p.path.stat().st_size
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
+    with lock_cm:
+        results = _build(db_path, plans, progress)
+    conn = sqlite3.connect(_ro_uri(db_path), uri=True)
+    try:
+        cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
+        by_lang = dict(
+            conn.execute("SELECT lang, count(*) FROM names WHERE kind = 'name' GROUP BY lang")
+        )
+        fp = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+    finally:
+        conn.close()
+    by_lang = {k: by_lang[k] for k in sorted(by_lang, key=_lang_order)}
+    return ImportSummary(
+        db_path, tuple(results), int(cards), by_lang, time.perf_counter() - started, str(fp)
+    )
+
+
+def _lang_order(lang: str) -> tuple[int, str]:
+    return (common.LANGS.index(lang) if lang in common.LANGS else len(common.LANGS), lang)
+
+
+def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult]:
+    fd, tmp_name = tempfile.mkstemp(prefix=".cards-", suffix=".sqlite3.tmp", dir=db_path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    os.chmod(tmp, 0o644)  # mkstemp makes 0600; the database is not a secret
+    results: list[FileResult] = []
+    conn: sqlite3.Connection | None = None
+    try:
+        if db_path.exists():
+            shutil.copyfile(db_path, tmp)
+        conn = sqlite3.connect(_ro_uri(tmp).replace('?mode=ro', ''), uri=True, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute("PRAGMA synchronous = OFF")
+        if db_path.exists():
+            _check_existing(conn, db_path)
+        common.create_tables(conn)
+        now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+        conn.execute("BEGIN")
+        show = progress and sys.stderr.isatty()
+        if show:
+            import click
+
+            bar_cm: contextlib.AbstractContextManager[Iterator[_Plan]] = click.progressbar(
+                plans, label="importing", file=sys.stderr,
+                item_show_func=lambda p: p.path.name if p else None,
+            )
+        else:
+            bar_cm = contextlib.nullcontext(iter(plans))
+        with bar_cm as items:
+            for plan in items:
+                try:
+                    if plan.kind == "cards":
+                        n = _add_cards(conn, plan, now)
+                    else:
+                        n = _add_names(conn, plan, now)
+                except sqlite3.DatabaseError as exc:
+                    raise InputError(f"cannot read: {exc}", where=str(plan.path)) from None
+                results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
+        _finish(conn, now)
+        conn.execute("COMMIT")
+        conn.close()
+        conn = None
+        os.replace(tmp, db_path)
+    except sqlite3.DatabaseError as exc:
+        raise DataError(f"import failed: {exc}", where=str(db_path)) from None
+    finally:
+        if conn is not None:
+            conn.close()
+        if tmp.exists():
+            tmp.unlink()
+    return results
