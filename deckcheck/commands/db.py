@@ -1,0 +1,112 @@
+"""``deckcheck db``: build the card database from cdb files and show what is installed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from deckcheck.errors import EXIT_OK
+
+
+@click.group(
+    "db",
+    epilog="""\b
+Examples:
+  deckcheck db import cards.cdb locales/*/cards.cdb
+  deckcheck db import --dialect ygopro ygopro/cards.cdb
+  deckcheck db info --output json""",
+)
+def db() -> None:
+    """Import and inspect the card database."""
+
+
+@db.command(
+    "import",
+    epilog="""\b
+Examples:
+  deckcheck db import cards.cdb cards-rush.cdb cards-skills.cdb
+  deckcheck db import BabelCDB/cards.cdb ygopro-database/locales/*/cards.cdb
+  deckcheck db import --lang ja names-ja.cdb
+  deckcheck db import --dialect ygopro cards.cdb""",
+)
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--dialect",
+    type=click.Choice(["edopro", "ygopro"]),
+    default=None,
+    help="Meaning of the cdb 'ot' bits (detected when unambiguous).",
+)
+@click.option(
+    "--lang",
+    default=None,
+    metavar="L",
+    help="Read every file as a names file in this language (default: from locales/<lang>/).",
+)
+def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -> int:
+    """Build or extend the card database from EDOPro/YGOPro cards.cdb files.
+
+    Files merge in order (later files win); the installed database is extended and
+    replaced only when the import is complete. Files under locales/<lang>/ add names.
+    """
+    from deckcheck.carddb.importer import import_files
+
+    summary = import_files(list(files), dialect=dialect, lang=lang, progress=True)
+    for f in summary.files:
+        if f.kind == "cards":
+            what = f"{f.rows} cards ({f.dialect})"
+        else:
+            what = f"{f.rows} names ({f.lang})"
+        click.echo(f"{f.path}: {what}")
+    langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
+    click.echo(f"database: {summary.db_path}")
+    click.echo(f"cards: {summary.cards}")
+    click.echo(f"names: {langs}")
+    click.echo(
+        f"deckcheck: imported {len(summary.files)} file(s) in {summary.seconds:.1f} s", err=True
+    )
+    return EXIT_OK
+
+
+def _text(info: dict[str, Any]) -> str:
+    lines = [
+        f"database: {info['path']}" + ("  (built-in sample)" if info["sample"] else ""),
+        f"schema: {info['schema_version']}  built: {info['built_at']}  "
+        f"fingerprint: {info['fingerprint']}",
+        f"cards: {info['cards']}",
+        "by kind: " + ", ".join(f"{k} {n}" for k, n in info["by_kind"].items()),
+        "by scope: " + ", ".join(f"{k} {n}" for k, n in info["by_scope"].items()),
+        "names: " + ", ".join(f"{k} {v['names']}" for k, v in info["names"].items()),
+        "sources:",
+    ]
+    for s in info["sources"]:
+        extra = s["dialect"] if s["kind"] in ("cards", "sample") else s["lang"]
+        lines.append(
+            f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
+            f"sha256 {s['sha256']}, imported {s['imported_at']}"
+        )
+    return "\n".join(lines)
+
+
+@db.command(
+    "info",
+    epilog="""\b
+Examples:
+  deckcheck db info
+  deckcheck db info --output json | jq .by_scope""",
+)
+@click.option(
+    "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def info(output: str) -> int:
+    """Show the installed card database: path, counts by kind, scope and language, sources."""
+    from deckcheck.carddb import open_db
+
+    data = open_db().info()
+    if output == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        click.echo(_text(data))
+    return EXIT_OK
