@@ -273,12 +273,20 @@ class HistoryEntry:
         return (self.limit, self.points)
 
 
-def card_history(lists: Sequence[Banlist], card_id: int) -> list[HistoryEntry]:
-    """The card's status in every list (oldest first), one entry per list version."""
+def card_history(
+    lists: Sequence[Banlist], card_id: int, *, also: Iterable[int] = ()
+) -> list[HistoryEntry]:
+    """The card's status in every list (oldest first), one entry per list version.
+
+    ``also`` names other passcodes of the same card (alternate artworks), consulted when a
+    list keys the card under one of them rather than under ``card_id``.
+    """
+    ids = [card_id, *also]
     out: list[HistoryEntry] = []
     for b in sorted(lists, key=lambda b: b.effective):
-        pts = b.points.get(card_id, 0) if b.points else None
-        out.append(HistoryEntry(b.family, b.name, b.effective, status_in(b, card_id), pts))
+        cid = next((i for i in ids if i in b.limits or i in b.points), card_id)
+        pts = b.points.get(cid, 0) if b.points else None
+        out.append(HistoryEntry(b.family, b.name, b.effective, status_in(b, cid), pts))
     return out
 
 
@@ -300,9 +308,10 @@ def timeline(entries: Sequence[HistoryEntry]) -> list[HistoryEntry]:
     return out
 
 
-def ever_listed(entries: Iterable[HistoryEntry]) -> bool:
-    """Whether the card ever had a status other than plain Unlimited (and no points)."""
-    return any(e.limit != UNLIMITED or e.points for e in entries)
+def appears_in(lists: Iterable[Banlist], card_ids: Iterable[int]) -> bool:
+    """Whether any of the lists names the card (an entry or a points value)."""
+    ids = list(card_ids)
+    return any(i in b.limits or i in b.points for b in lists for i in ids)
 
 
 # --------------------------------------------------------------------------- decks

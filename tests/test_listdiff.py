@@ -6,10 +6,10 @@ import datetime as dt
 
 from deckcheck.listdiff import (
     KIND_ORDER,
+    appears_in,
     card_history,
     classify,
     diff_lists,
-    ever_listed,
     status_in,
     status_name,
     timeline,
@@ -203,8 +203,15 @@ def test_history_and_timeline_keep_changes_first_and_last() -> None:
     ]
     assert tl[0].first and not tl[0].last and tl[-1].last
     assert tl[1].previous is tl[0] and tl[2].previous is tl[1]
-    assert ever_listed(full)
-    assert not ever_listed(card_history(lists, POT))
+    assert appears_in(lists, [MAXX])
+    assert not appears_in(lists, [POT])
+
+
+def test_history_follows_an_alternate_artwork_key() -> None:
+    alt = MAXX + 1
+    lists = [bl("a", "2025-01-01", {alt: 1}), bl("b", "2025-04-01", {MAXX: 0})]
+    assert [e.limit for e in card_history(lists, MAXX, also=[alt])] == [1, 0]
+    assert [e.limit for e in card_history(lists, MAXX)] == [3, 0]
 
 
 def test_history_in_whitelists_and_points_lists() -> None:
