@@ -1,0 +1,103 @@
+"""Deck input: read ``.ydk`` files, ``ydke://`` URLs and text decklists into ``model.Deck``.
+
+``read_path`` / ``read_string`` / ``read_bytes`` pick the reader by content; whole-input
+problems raise ``InputError``, line problems become findings in ``Deck.findings``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from deckcheck.decks import text as _text
+from deckcheck.decks import ydk as _ydk
+from deckcheck.decks import ydke
+from deckcheck.decks.source import DEFAULT_LIMITS, Limits, decode, read_path_bytes, split_lines
+from deckcheck.errors import InputError
+from deckcheck.model import Deck
+
+__all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sniff", "ydke"]
+
+_YDK_LINE = re.compile(r"\s*(?:[0-9]+(?:[\s#\-/;,|(\[].*)?|[#!].*)?\s*")
+_MARKER = re.compile(r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$", re.IGNORECASE)
+
+
+def sniff(lines: list[str], source: str = "") -> str:
+    """"ydk" or "text" for the lines of a deck file.
+
+    A ``#main``/``#extra``/``!side`` marker or a ``.ydk`` name means ydk; a ``.txt`` name
+    means text; otherwise ydk when most content lines are passcode lines.
+    """
+    suffix = os.path.splitext(source)[1].lower()
+    if suffix == ".ydk":
+        return "ydk"
+    if suffix == ".txt":
+        return "text"
+    ydk_like = other = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        if _MARKER.match(line):
+            return "ydk"
+        if _YDK_LINE.fullmatch(line):
+            if line.strip()[0] not in "#!":
+                ydk_like += 1
+        else:
+            other += 1
+    return "ydk" if ydk_like > other else "text"
+
+
+def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
+    if kind in (None, "ydke") and ydke.is_ydke(text):
+        return ydke.parse(text, source)
+    if kind == "ydke":
+        raise InputError("not a ydke:// link (it must start with ydke://)", where=source)
+    lines = split_lines(text, source, limits)
+    chosen = kind or sniff(lines, source)
+    if chosen == "ydk":
+        return _ydk.parse_lines(lines, source)
+    if chosen == "text":
+        return _text.parse_lines(lines, source)
+    raise ValueError(f"unknown deck kind {kind!r}")
+
+
+def read_string(
+    text: str, source: str = "<string>", limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+) -> Deck:
+    """A Deck from text already in memory: a ydke:// URL, ``.ydk`` content or a decklist.
+
+    ``kind`` ("ydk", "ydke", "text") skips sniffing.
+    """
+    from deckcheck.decks.source import check_text_size
+
+    check_text_size(text, source, limits)
+    if "\x00" in text:
+        raise InputError("binary input: contains NUL characters", where=source)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _parse(text, source, limits, kind)
+
+
+def read_bytes(
+    data: bytes, source: str, limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+) -> Deck:
+    """A Deck from raw bytes (file content or stdin), with the binary and size checks."""
+    return _parse(decode(data, source, limits), source, limits, kind)
+
+
+def read_path(
+    path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+) -> Deck:
+    """A Deck from a file (ydk, text or a file holding a ydke:// URL, picked by content)."""
+    source = str(path)
+    return read_bytes(read_path_bytes(Path(path), limits), source, limits, kind)
+
+
+def read_stdin(limits: Limits = DEFAULT_LIMITS, kind: str | None = None) -> Deck:
+    """A Deck from standard input (``-`` on the command line)."""
+    from deckcheck.decks.source import read_stream_bytes
+
+    data = read_stream_bytes(sys.stdin.buffer, "<stdin>", limits)
+    return read_bytes(data, "<stdin>", limits, kind)

@@ -1,0 +1,154 @@
+"""Text decklists: "3 Ash Blossom & Joyous Spring" lines under Main/Extra/Side headers.
+
+Reads what people paste and what deck sites export (YGOPRODeck, Dueling Nexus, DuelingBook
+text exports, forum posts), with headers in English, Chinese, Japanese and Korean. Entries
+keep the name as written in ``query`` (``card_id=None``); ``decks.resolve`` turns names into
+passcodes. A line that is a passcode becomes an id directly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from deckcheck.decks.ydk import UINT32_MAX, unreadable
+from deckcheck.model import Deck, DeckEntry, Section
+
+# Headers as written (after NFKC, lower case, counts and colons removed), "|"-separated.
+_MAIN = (
+    "main|main deck|maindeck|deck|main deck list|decklist|deck list|"
+    "主卡组|主卡組|主牌组|主牌組|主卡|メインデッキ|メイン|메인 덱|메인덱|메인"
+).split("|")
+_EXTRA = (
+    "extra|extra deck|extradeck|fusion deck|额外卡组|額外卡組|额外|額外|额外牌组|額外牌組|"
+    "エクストラデッキ|エクストラ|엑스트라 덱|엑스트라덱|엑스트라"
+).split("|")
+_SIDE = (
+    "side|side deck|sidedeck|sideboard|side board|副卡组|副卡組|副牌组|副牌組|备牌|"
+    "サイドデッキ|サイド|사이드 덱|사이드덱|사이드"
+).split("|")
+# Card-kind sub-headers: they group cards but do not change the section.
+_SUB = (
+    "monster|monsters|monster cards|spell|spells|spell cards|magic|trap|traps|trap cards|"
+    "spells & traps|spells and traps|fusion|fusions|synchro|synchros|xyz|xyzs|link|links|"
+    "ritual|pendulum|extra deck monsters|fusion monsters|synchro monsters|xyz monsters|"
+    "link monsters|怪兽|怪獸|怪兽卡|怪獸卡|魔法|魔法卡|陷阱|陷阱卡|モンスター|モンスターカード|"
+    "魔法カード|罠|罠カード|몬스터|몬스터 카드|마법|마법 카드|함정|함정 카드"
+).split("|")
+HEADERS: dict[str, Section | None] = {
+    **{h: "main" for h in _MAIN},
+    **{h: "extra" for h in _EXTRA},
+    **{h: "side" for h in _SIDE},
+    **{h: None for h in _SUB},
+}
+
+_COUNT_IN_HEADER = re.compile(
+    r"[(\[]\s*\d+\s*(?:cards?|枚|张|張|장)?\s*[)\]]|[:\-–]?\s*\d+\s*(?:cards?|枚|张|張|장)?$"
+)
+_COUNT_SUFFIX = r"(?:张|張|枚|장|cards?)"
+# "3 Name", "3x Name", "3 x Name", "3×灰流丽", "3张 灰流丽"; "3 Xyz …" is 3 × "Xyz …".
+_LEADING = re.compile(
+    r"(\d{1,3})(?:\s*[x×*]\s+|[×*]|\s*(?:张|張|枚|장)\s*|\s+)(\S.*)$", re.IGNORECASE
+)
+_LEADING_X = re.compile(r"[x×*](\d{1,3})\s+(\S.*)$", re.IGNORECASE)
+_TRAILING = re.compile(
+    rf"(.*?\S)(?:\s+[x×*]\s*|(?<=[^\x00-\x7f])\s*[x×*]\s*|\s*[(\[]\s*[x×]?\s*)(\d{{1,3}})"
+    rf"\s*(?:{_COUNT_SUFFIX})?\s*[)\]]?$",
+    re.IGNORECASE,
+)
+_TRAILING_CJK = re.compile(rf"(.*?\S)\s*(\d{{1,3}})\s*{_COUNT_SUFFIX}$", re.IGNORECASE)
+_PASSCODE = re.compile(r"\d{5,10}")
+_BULLET = re.compile(r"^(?:[-*•·・]\s+|\d+[.)]\s+(?=\d))")
+_COUNT_ONLY = re.compile(r"[x×*]?\d{1,4}[x×*]?", re.IGNORECASE)
+_SEPARATOR = re.compile(r"^[-=_*~#]{3,}$")
+
+
+_COUNT_FORMS = ((_LEADING, 1, 2), (_LEADING_X, 1, 2), (_TRAILING, 2, 1), (_TRAILING_CJK, 2, 1))
+
+
+def header(stripped: str) -> tuple[bool, Section | None]:
+    """(is a header, section it switches to; None for a sub-header such as "Monsters")."""
+    t = unicodedata.normalize("NFKC", stripped).lower()
+    t = t.strip("#!/=-*[]【】 \t")
+    t = _COUNT_IN_HEADER.sub("", t).strip()
+    t = t.rstrip(":").strip()
+    t = " ".join(t.split())
+    if t in HEADERS:
+        return True, HEADERS[t]
+    return False, None
+
+
+def split_count(text: str) -> tuple[int, str] | None:
+    """(count, name) of a card line, or None when no count is written (count 1)."""
+    for rx, ci, ni in _COUNT_FORMS:
+        m = rx.match(text)
+        if m:
+            return int(m.group(ci)), m.group(ni).strip()
+    return None
+
+
+def whole_name(raw: str) -> str | None:
+    """The line read as a name whose first word is a number ("7 Colored Fish").
+
+    The reader takes "7 Colored Fish" as 7 × "Colored Fish"; the resolver tries this
+    reading when that one does not find a card.
+    """
+    s = unicodedata.normalize("NFKC", raw).strip()
+    m = re.match(r"\d{1,3}\s+\S", s)
+    if not m:
+        return None
+    tail = _TRAILING.match(s) or _TRAILING_CJK.match(s)
+    return tail.group(1).strip() if tail else s
+
+
+def whole_count(raw: str) -> int:
+    """Copies written after the name in a line read by ``whole_name`` (1 when none)."""
+    s = unicodedata.normalize("NFKC", raw).strip()
+    tail = _TRAILING.match(s) or _TRAILING_CJK.match(s)
+    return int(tail.group(2)) if tail else 1
+
+
+def parse_lines(lines: list[str], source: str) -> Deck:
+    """A Deck from already split lines of a text decklist."""
+    deck = Deck(source=source, kind="text")
+    section: Section = "main"
+    for no, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if not s or _SEPARATOR.match(s) or s.startswith("//"):
+            continue
+        is_header, sec = header(s)
+        if is_header:
+            if sec is not None:
+                section = sec
+            continue
+        if s[0] in "#!":
+            if not deck.entries():
+                deck.comments.append(s)
+            continue
+        # NFKC folds full-width digits and "×"-like forms that CJK lists use for counts.
+        t = _BULLET.sub("", unicodedata.normalize("NFKC", s))
+        got = split_count(t)
+        count, name = got if got else (1, t)
+        if not name or _COUNT_ONLY.fullmatch(name):
+            deck.findings.append(unreadable(section, no, raw, "a count without a card name"))
+            continue
+        if count < 1:
+            deck.findings.append(unreadable(section, no, raw, "count 0"))
+            continue
+        target = deck.section(section)
+        if _PASSCODE.fullmatch(name):
+            n = int(name)
+            if n > UINT32_MAX:
+                deck.findings.append(unreadable(section, no, raw, "passcode too large"))
+                continue
+            target.append(DeckEntry(section, n, no, count, None, raw))
+            continue
+        target.append(DeckEntry(section, None, no, count, name, raw))
+    return deck
+
+
+def parse(text: str, source: str = "<string>") -> Deck:
+    """A Deck from decklist text (no size limits; use ``decks.read_string`` for those)."""
+    from deckcheck.decks.source import Limits, split_lines
+
+    return parse_lines(split_lines(text, source, Limits(max_bytes=2**62, max_lines=2**62)), source)

@@ -1,0 +1,95 @@
+"""The ``.ydk`` reader: passcode lines in ``#main`` / ``#extra`` / ``!side`` sections.
+
+Lenient on what real files contain (BOM, any line ending, blank lines, markers in any case,
+no header, leading zeros, text after the passcode) and never silent: a line that is not a
+passcode, a comment or a marker becomes a DC101 finding, and reading goes on.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deckcheck.model import Deck, DeckEntry, Finding, Section
+
+UINT32_MAX = 0xFFFFFFFF
+
+# Leading passcode, then either nothing or a separator before free text
+# ("89631139 -- Blue-Eyes", "60303245#created by ..."): "12x" is not a passcode line.
+_PASSCODE = re.compile(r"([0-9]+)(?:$|[\s#\-/;,|(\[])")
+
+_MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
+
+
+def unreadable(section: Section, line_no: int, raw: str, reason: str) -> Finding:
+    """The DC101 finding for one line (shared by the text reader)."""
+    shown = raw.strip()
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return Finding(
+        code="DC101",
+        rule="unreadable-line",
+        severity="error",
+        message=f'line {line_no} cannot be read ({reason}): "{shown}"',
+        section=section,
+        line=line_no,
+    )
+
+
+def marker(stripped: str) -> Section | None:
+    """Section a ``#main``/``#extra``/``!side`` line switches to, any case and spacing."""
+    head = stripped[0]
+    if head == "!":
+        # Clients switch to the side deck on any "!" line ("!side#created by X" exists).
+        return "side"
+    word = stripped[1:].strip().lower()
+    return _MARKERS.get(word)
+
+
+def parse_lines(lines: list[str], source: str) -> Deck:
+    """A Deck from already split lines (see ``deckcheck.decks.source.split_lines``)."""
+    deck = Deck(source=source, kind="ydk")
+    section: Section = "main"
+    target = deck.main
+    seen_content = False
+    for no, raw in enumerate(lines, 1):
+        s = raw.strip()
+        if not s:
+            continue
+        # Fast path: the line is a bare passcode (nearly every line of a real deck).
+        if s.isdigit() and s.isascii():
+            n = int(s)
+            if n <= UINT32_MAX:
+                target.append(DeckEntry(section, n, no, 1, None, raw))
+                seen_content = True
+                continue
+            deck.findings.append(unreadable(section, no, raw, "passcode too large"))
+            continue
+        head = s[0]
+        if head == "#" or head == "!":
+            sec = marker(s)
+            if sec is not None:
+                section = sec
+                target = deck.section(sec)
+                seen_content = True
+            elif not seen_content:
+                deck.comments.append(s)
+            continue
+        m = _PASSCODE.match(s)
+        if m is None:
+            reason = "not a passcode" if not head.isdigit() else "text glued to the passcode"
+            deck.findings.append(unreadable(section, no, raw, reason))
+            continue
+        n = int(m.group(1))
+        if n > UINT32_MAX:
+            deck.findings.append(unreadable(section, no, raw, "passcode too large"))
+            continue
+        target.append(DeckEntry(section, n, no, 1, None, raw))
+        seen_content = True
+    return deck
+
+
+def parse(text: str, source: str = "<string>") -> Deck:
+    """A Deck from ``.ydk`` text (no size limits; use ``decks.read_string`` for those)."""
+    from deckcheck.decks.source import Limits, split_lines
+
+    return parse_lines(split_lines(text, source, Limits(max_bytes=2**62, max_lines=2**62)), source)
