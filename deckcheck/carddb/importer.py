@@ -260,11 +260,14 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
 
 
 def _read(path: Path, sql: str) -> list[tuple[object, ...]]:
-    src = sqlite3.connect(_ro_uri(path), uri=True)
     try:
-        return src.execute(sql).fetchall()
-    finally:
-        src.close()
+        src = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            return src.execute(sql).fetchall()
+        finally:
+            src.close()
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"cannot read: {exc}", where=str(path)) from None
 
 
 def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
@@ -420,13 +423,10 @@ def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult
             bar_cm = contextlib.nullcontext(iter(plans))
         with bar_cm as items:
             for plan in items:
-                try:
-                    if plan.kind == "cards":
-                        n = _add_cards(conn, plan, now)
-                    else:
-                        n = _add_names(conn, plan, now)
-                except sqlite3.DatabaseError as exc:
-                    raise InputError(f"cannot read: {exc}", where=str(plan.path)) from None
+                if plan.kind == "cards":
+                    n = _add_cards(conn, plan, now)
+                else:
+                    n = _add_names(conn, plan, now)
                 results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
         _finish(conn, now)
         conn.execute("COMMIT")
