@@ -1,0 +1,125 @@
+"""Names to passcodes for text decklists, with DC102 (unknown) and DC103 (ambiguous) findings.
+
+The lookup only suggests when it is not sure (STYLE.md: fuzzy matching never decides for the
+user): an unresolved entry keeps ``card_id=None`` and its finding lists the candidates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Protocol
+
+from deckcheck.decks.text import whole_count, whole_name
+from deckcheck.model import Deck, DeckEntry, Finding
+
+
+class Resolver(Protocol):
+    """What ``resolve_deck`` needs from the lookup index (``lookup.Index`` fits)."""
+
+    def resolve(self, query: str) -> Any: ...
+
+
+def _candidates(res: Any, limit: int = 5) -> tuple[tuple[int, str], ...]:
+    seen: dict[int, str] = {}
+    for m in res.candidates:
+        if m.card_id not in seen:
+            seen[m.card_id] = m.name
+        if len(seen) >= limit:
+            break
+    return tuple(seen.items())
+
+
+def _names(cands: tuple[tuple[int, str], ...]) -> str:
+    return "; ".join(f"{name} ({cid})" for cid, name in cands)
+
+
+def finding_for(entry: DeckEntry, res: Any) -> Finding:
+    """The DC102/DC103 finding for an entry whose name did not resolve to one card."""
+    cands = _candidates(res)
+    query = entry.query or entry.raw.strip()
+    if res.status == "ambiguous":
+        return Finding(
+            code="DC103",
+            rule="ambiguous-card",
+            severity="error",
+            message=f'"{query}" matches more than one card: {_names(cands)}',
+            section=entry.section,
+            line=entry.line,
+            count=entry.count,
+            candidates=cands,
+        )
+    hint = f"; did you mean: {_names(cands)}?" if cands else ""
+    return Finding(
+        code="DC102",
+        rule="unknown-card",
+        severity="error",
+        message=f'unknown card "{query}"{hint}',
+        section=entry.section,
+        line=entry.line,
+        count=entry.count,
+        candidates=cands,
+    )
+
+
+def _how(res: Any) -> str:
+    return str(res.candidates[0].how) if res.candidates else ""
+
+
+def resolve_entry(entry: DeckEntry, index: Resolver) -> tuple[DeckEntry, Any, Finding | None]:
+    """(entry with ``card_id`` filled or unchanged, the resolution used, finding or None)."""
+    if entry.card_id is not None or not entry.query:
+        return entry, None, None
+    res = index.resolve(entry.query)
+    if res.status == "found" and entry.count <= 3:
+        return replace(entry, card_id=res.card_id), res, None
+    # "7 Colored Fish": the leading number may be part of the name, not a count. Only an
+    # exact name wins over the count reading, so "4 Ash Blossom" stays 4 copies.
+    alt = whole_name(entry.raw)
+    if alt is not None and alt != entry.query:
+        res2 = index.resolve(alt)
+        if res2.status == "found" and _how(res2) in ("exact", "id"):
+            count = whole_count(entry.raw)
+            return replace(entry, card_id=res2.card_id, query=alt, count=count), res2, None
+    if res.status == "found":
+        return replace(entry, card_id=res.card_id), res, None
+    return entry, res, finding_for(entry, res)
+
+
+def guess_note(entry: DeckEntry, res: Any) -> str | None:
+    """A note for a name the lookup decided by something other than an exact match."""
+    if res is None or res.status != "found" or _how(res) in ("exact", "id", "nickname"):
+        return None
+    top = res.candidates[0]
+    return f'line {entry.line}: read "{entry.query}" as {top.name} ({top.card_id}, {top.how})'
+
+
+def resolve_deck(deck: Deck, db: Any, index: Resolver, notes: list[str] | None = None) -> Deck:
+    """A copy of ``deck`` with text entries resolved to passcodes, plus DC102/DC103 findings.
+
+    ``db`` is accepted for the layer contract (``resolve_deck(deck, db, lookup)``); ids
+    already in the deck are left for validation to check (DC102 there, never twice).
+    ``notes`` (when given) collects a line for each name decided by prefix or fuzzy match.
+    """
+    del db
+    out = replace(deck, main=[], extra=[], side=[], findings=list(deck.findings))
+    out.comments = list(deck.comments)
+    cache: dict[str, Any] = {}
+
+    class _Cached:
+        def resolve(self, query: str) -> Any:
+            if query not in cache:
+                cache[query] = index.resolve(query)
+            return cache[query]
+
+    cached = _Cached()
+    for entry in deck.entries():
+        new, res, finding = resolve_entry(entry, cached)
+        out.section(entry.section).append(new)
+        if notes is not None:
+            note = guess_note(new, res)
+            if note:
+                notes.append(note)
+        if finding is not None:
+            out.findings.append(finding)
+    out.findings.sort(key=lambda f: (f.line is None, f.line or 0))
+    return out

@@ -1,0 +1,142 @@
+"""Deck output: canonical ``.ydk``, ``ydke://`` and text decklists, plus atomic file writes.
+
+Writers keep the order of entries. They refuse a deck with unresolved text entries instead of
+writing a file that silently lacks cards.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+from deckcheck.decks import ydke
+from deckcheck.errors import InputError
+from deckcheck.model import SECTIONS, Deck, DeckEntry
+
+CREATED_BY = "#created by deckcheck"
+
+# Section headers of the text writer; the text reader reads them back.
+TEXT_HEADERS = {"main": "Main Deck", "extra": "Extra Deck", "side": "Side Deck"}
+
+
+class NameSource(Protocol):
+    """What the writers need from the card database (``carddb.CardDB`` fits)."""
+
+    def name(self, card_id: int, lang: str = "en") -> str: ...
+
+
+def _require_ids(deck: Deck, what: str) -> None:
+    missing = [e for e in deck.entries() if e.card_id is None]
+    if missing:
+        e = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise InputError(
+            f'cannot write {what}: "{e.query}" is not resolved to a card{more}',
+            where=f"{deck.source}:{e.line}" if e.line else deck.source,
+        )
+
+
+def _one_line(text: str) -> str:
+    # Names go into comment lines: a stray line break would end the comment.
+    return " ".join(text.split())
+
+
+def to_ydk(deck: Deck, db: NameSource | None = None, *, lang: str = "en") -> str:
+    """``.ydk`` text: ``#created by``, ``#main``, ``#extra``, ``!side``, one passcode a line.
+
+    With ``db``, each run of copies is preceded by a ``# Card Name`` comment line, which
+    YGOPro and EDOPro skip (they would misread a name after the passcode on some versions).
+    """
+    _require_ids(deck, ".ydk")
+    out: list[str] = []
+    comments = [c for c in deck.comments if c.startswith("#")]
+    if not any(c.lower().startswith("#created by") for c in comments):
+        out.append(CREATED_BY)
+    out.extend(comments)
+    for name in SECTIONS:
+        out.append("!side" if name == "side" else f"#{name}")
+        prev: int | None = None
+        for e in deck.section(name):
+            assert e.card_id is not None
+            if db is not None and e.card_id != prev:
+                out.append("# " + _one_line(db.name(e.card_id, lang)))
+            out.extend([str(e.card_id)] * e.count)
+            prev = e.card_id
+    return "\n".join(out) + "\n"
+
+
+def to_ydke(deck: Deck) -> str:
+    """The ``ydke://`` URL of the deck."""
+    _require_ids(deck, "ydke://")
+    return ydke.encode(deck)
+
+
+def _runs(entries: list[DeckEntry]) -> list[tuple[int, int]]:
+    """(card_id, copies) for consecutive runs of one card, in order."""
+    runs: list[tuple[int, int]] = []
+    for e in entries:
+        assert e.card_id is not None
+        if runs and runs[-1][0] == e.card_id:
+            runs[-1] = (e.card_id, runs[-1][1] + e.count)
+        else:
+            runs.append((e.card_id, e.count))
+    return runs
+
+
+def to_text(deck: Deck, db: NameSource, *, lang: str = "en", ids: bool = False) -> str:
+    """A text decklist: "Main Deck (40)" headers and "3 Card Name" lines.
+
+    Only consecutive copies are merged, so reading the list back gives the same order.
+    A passcode the database does not know is written as the passcode (the text reader takes
+    it back as an id); ``ids=True`` writes every card as its passcode ("3 89631139").
+    """
+    _require_ids(deck, "a text decklist")
+    out: list[str] = []
+    for name in SECTIONS:
+        runs = _runs(deck.section(name))
+        if not runs and name != "main":
+            continue
+        if out:
+            out.append("")
+        out.append(f"{TEXT_HEADERS[name]} ({sum(n for _, n in runs)})")
+        for card_id, n in runs:
+            label = db.name(card_id, lang)
+            if ids or label == str(card_id) or not label.strip():
+                label = str(card_id)
+            out.append(f"{n} {_one_line(label)}")
+    return "\n".join(out) + "\n"
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path`` all or nothing: a temp file in the same folder, then
+    ``os.replace`` (a crash or a full disk never leaves a half-written file)."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise InputError("is a directory", where=str(target))
+    if not folder.is_dir():
+        raise InputError(f"folder {folder} does not exist", where=str(target))
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
+    try:
+        # mkstemp makes the file 0600; give it the permissions a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as fp:
+            fp.write(text)
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
+        raise
