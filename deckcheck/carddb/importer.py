@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from deckcheck import paths as dc_paths
@@ -259,7 +260,7 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
     return int(sid.fetchone()[0])
 
 
-def _read(path: Path, sql: str) -> list[tuple[object, ...]]:
+def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
     try:
         src = sqlite3.connect(_ro_uri(path), uri=True)
         try:
@@ -281,9 +282,9 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     card_rows = []
     name_rows = []
     for cid_, ot, alias_, typ_, atk, df, level, race, attr, name in rows:
-        cid = int(cid_)  # type: ignore[call-overload]
-        alias = int(alias_ or 0)  # type: ignore[call-overload]
-        typ = int(typ_ or 0)  # type: ignore[call-overload]
+        cid = int(cid_)
+        alias = int(alias_ or 0)
+        typ = int(typ_ or 0)
         card_rows.append((
             cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
             common.card_kind(typ), common.scopes_from_ot(int(ot or 0), dialect),
