@@ -49,6 +49,10 @@ SUGGEST_CUTOFF = 60.0
 DECIDE = {0: 85.0, 1: 72.0, 2: 72.0}
 #: How far ahead of the next card the best fuzzy match must be to decide.
 MARGIN = {0: 6.0, 1: 10.0, 2: 10.0}
+#: Partial matches (search only): cut-off of ``fuzz.partial_ratio`` and the weight that
+#: keeps them below whole-name matches.
+PARTIAL_CUTOFF = 80.0
+PARTIAL_WEIGHT = 0.85
 #: Shortest query (in key characters) for which a unique prefix decides.
 MIN_PREFIX = {0: 4, 1: 2, 2: 2}
 #: Shortest query for substring ("contains") suggestions.
@@ -452,6 +456,26 @@ class Index:
             out.extend(self._matches(kid, lang, score, "fuzzy"))
         return out
 
+    def _partial(self, key: str, lang: str | None, limit: int) -> list[Match]:
+        """A misspelt start or piece of a longer name ("ash blosom"): search only, as it
+        compares against every longer name of the script (tens of milliseconds)."""
+        from rapidfuzz import fuzz, process
+
+        names, kids, lens = self._buckets[script_of(key)]
+        lo = bisect_left(lens, len(key) + 1)
+        if len(key) < MIN_INFIX[script_of(key)] or lo >= len(names):
+            return []
+        hits = process.extract(
+            key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
+            score_cutoff=PARTIAL_CUTOFF, limit=max(limit * 4, 20),
+        )
+        out: list[Match] = []
+        for _name, score, pos in hits:
+            kid = kids[lo + pos]
+            # Below a full-name match of the same quality: the query covers only part.
+            out.extend(self._matches(kid, lang, score * PARTIAL_WEIGHT, "fuzzy"))
+        return out
+
     # ------------------------------------------------------------------ public API
 
     def search(self, query: str, lang: str | None = None, limit: int = 10) -> list[Match]:
@@ -503,6 +527,8 @@ class Index:
         decided = any(f.score >= DECIDE[script] for f in first)
         if not decided or (not stop_early and len(best) < limit):
             offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
+        if not stop_early and not decided:
+            offer(self._partial(key, lang, limit))
         return ranked()
 
     def resolve(self, query: str, lang: str | None = None) -> Resolution:
