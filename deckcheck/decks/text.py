@@ -58,6 +58,9 @@ _TRAILING = re.compile(
 )
 _TRAILING_CJK = re.compile(rf"(.*?\S)\s*(\d{{1,3}})\s*{_COUNT_SUFFIX}$", re.IGNORECASE)
 _PASSCODE = re.compile(r"\d{5,10}")
+# "1 Dark Magician (46986415)": a name with its passcode, as the text writer marks a card
+# (an alternate artwork, a shared name) that the name alone would not give back.
+_ID_SUFFIX = re.compile(r"(.*?\S)\s*[(\[]\s*#?(\d{5,10})\s*[)\]]$")
 _BULLET = re.compile(r"^(?:[-*•·・]\s+|\d+[.)]\s+(?=\d))")
 _COUNT_ONLY = re.compile(r"[x×*]?\d{1,4}[x×*]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[-=_*~#]{3,}$")
@@ -127,6 +130,10 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             continue
         # NFKC folds full-width digits and "×"-like forms that CJK lists use for counts.
         t = _BULLET.sub("", unicodedata.normalize("NFKC", s))
+        pinned: int | None = None
+        m = _ID_SUFFIX.match(t)
+        if m and int(m.group(2)) <= UINT32_MAX:
+            t, pinned = m.group(1), int(m.group(2))
         got = split_count(t)
         count, name = got if got else (1, t)
         if not name or _COUNT_ONLY.fullmatch(name):
@@ -136,6 +143,9 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             deck.findings.append(unreadable(section, no, raw, "count 0"))
             continue
         target = deck.section(section)
+        if pinned is not None:
+            target.append(DeckEntry(section, pinned, no, count, name, raw))
+            continue
         if _PASSCODE.fullmatch(name):
             n = int(name)
             if n > UINT32_MAX:

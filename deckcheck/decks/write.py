@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from deckcheck.decks import ydke
 from deckcheck.errors import InputError
@@ -85,15 +85,21 @@ def _runs(entries: list[DeckEntry]) -> list[tuple[int, int]]:
     return runs
 
 
-def to_text(deck: Deck, db: NameSource, *, lang: str = "en", ids: bool = False) -> str:
+def to_text(
+    deck: Deck, db: NameSource, *, lang: str = "en", ids: bool = False, index: Any = None
+) -> str:
     """A text decklist: "Main Deck (40)" headers and "3 Card Name" lines.
 
     Only consecutive copies are merged, so reading the list back gives the same order.
     A passcode the database does not know is written as the passcode (the text reader takes
     it back as an id); ``ids=True`` writes every card as its passcode ("3 89631139").
+    With ``index`` (``lookup.Index``), a name that would not resolve back to the same
+    passcode (an alternate artwork, a name two cards share) is followed by its passcode,
+    "1 Dark Magician (46986415)", so reading the list back gives exactly the same deck.
     """
     _require_ids(deck, "a text decklist")
     out: list[str] = []
+    cache: dict[str, int | None] = {}
     for name in SECTIONS:
         runs = _runs(deck.section(name))
         if not runs and name != "main":
@@ -104,9 +110,23 @@ def to_text(deck: Deck, db: NameSource, *, lang: str = "en", ids: bool = False) 
         for card_id, n in runs:
             label = db.name(card_id, lang)
             if ids or label == str(card_id) or not label.strip():
-                label = str(card_id)
-            out.append(f"{n} {_one_line(label)}")
+                out.append(f"{n} {card_id}")
+                continue
+            label = _one_line(label)
+            if index is not None and not _gives_back(index, label, card_id, cache):
+                label = f"{label} ({card_id})"
+            out.append(f"{n} {label}")
     return "\n".join(out) + "\n"
+
+
+def _gives_back(index: Any, label: str, card_id: int, cache: dict[str, int | None]) -> bool:
+    from deckcheck.decks.text import split_count
+
+    if label not in cache:
+        res = index.resolve(label)
+        cache[label] = res.card_id if res.status == "found" else None
+    # A name that itself reads as a count ("7 Colored Fish") is pinned too.
+    return cache[label] == card_id and split_count(label) is None
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> None:
