@@ -202,8 +202,14 @@ def test_every_sample_entry_matches_the_shared_data(
         for lang, conn in locales.items():
             got = conn.execute("SELECT name FROM texts WHERE id = ?", (c["id"],)).fetchone()
             assert c.get("names", {}).get(lang) == (got[0] if got else None), (c["id"], lang)
+        readings = dict(cdb.execute(
+            "SELECT substr(lang, 1, 2), name FROM names WHERE id = ? "
+            "AND lang IN ('ja_reading', 'ko_reading')", (c["id"],)).fetchall())
+        assert c.get("readings", {}) == readings, c["id"]
         card = db.get(c["id"])
         assert card is not None and card.kind == kind_of(typ) and card.name == name
+        for lang, reading in readings.items():
+            assert db.names(c["id"])[f"{lang}_reading"] == [reading]
     kinds = {c["kind"] for c in cards}
     assert {"monster", "spell", "trap", "token", "skill"} <= kinds
     assert db.canonical(46986409) == DARK_MAGICIAN and db.canonical(HARPIE_LADY_1) == HARPIE_LADY

@@ -55,6 +55,9 @@ def open_sample() -> CardDB:
             conn.close()
         os.chmod(tmp, 0o644)
         os.replace(tmp, cached)
+        for old in cached.parent.glob("sample-*.sqlite3"):  # caches of earlier sample files
+            if old != cached:
+                old.unlink(missing_ok=True)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
