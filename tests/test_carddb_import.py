@@ -278,3 +278,27 @@ def test_existing_file_that_is_not_a_database_is_not_overwritten(edo: Path) -> N
         importer.import_files([edo])
     assert db_path.read_bytes().startswith(b"SQLite format 3\x00\x01\x01")
     assert [p.name for p in db_path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_lock_is_reentrant_for_update(edo: Path) -> None:
+    # `deckcheck update` holds the lock around its work and imports inside it.
+    with importer.exclusive_lock():
+        summary = importer.import_files([edo])
+    assert summary.cards == 6 and paths.database_path().exists()
+
+
+def test_db_import_prints_a_summary(edo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["db", "import", str(edo)]) == 0
+    out, err = capsys.readouterr()
+    assert f"{edo}: 6 cards (edopro)" in out
+    assert "cards: 6" in out and "names: en 6" in out
+    assert "imported 1 file(s)" in err
+
+
+def test_unknown_ids_and_missing_alias_targets(tmp_path: Path) -> None:
+    f = make_cdb(tmp_path / "a.cdb", [(1234, 3, 99999999, 0x21, "Points at a missing card")])
+    importer.import_files([f], db_path=tmp_path / "db.sqlite3")
+    db = open_db(tmp_path / "db.sqlite3")
+    assert db.canonical(1234) == 99999999  # the alias still names the card it counts as
+    assert db.get(5) is None and db.canonical(5) == 5 and db.name(5) == "5"
+    assert 1234 in db and 5 not in db
