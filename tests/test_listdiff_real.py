@@ -1,0 +1,254 @@
+"""`banlist diff` / `banlist history` on the real ProjectIgnis list history (../shared/data).
+
+Expectations are computed here from the lflist.conf files with a tiny parser of the test's
+own, not from deckcheck's importer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.commands.banlist_diff import diff, history
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "listdiff"
+GOLDEN = FIXTURES / "golden"
+STATUS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+
+SPLASH_MAGE, RAZEN, LINKURIBOH = 59859086, 29302858, 41999284
+MAXX_C, POT_OF_GREED = 23434538, 55144522
+
+pytestmark = pytest.mark.realdata
+
+
+def run(cmd: click.Command, args: list[str]) -> tuple[int, str, str]:
+    r = CliRunner().invoke(cmd, args, standalone_mode=False, catch_exceptions=False)
+    return r.return_value, r.stdout, r.stderr
+
+
+# --------------------------------------------------------------------------- own parser
+
+
+def parse_conf(path: Path) -> dict[int, int]:
+    """passcode -> count of a one-list lflist.conf file (comments and directives skipped)."""
+    out: dict[int, int] = {}
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\s*(\d+)\s+(-?\d+)", raw)
+        if m and int(m.group(1)):
+            out[int(m.group(1))] = int(m.group(2))
+    return out
+
+
+def list_date(name: str) -> tuple[int, ...]:
+    """(year, month, day) of a header like "2023.1 OCG" or "2020.06.15 TCG"."""
+    return tuple(int(x) for x in name.split()[0].split("."))
+
+
+def canonical_limits(limits: dict[int, int], db: Any) -> dict[int, int]:
+    # Alternate artworks share their main card's status; keep the strictest when both appear.
+    out: dict[int, int] = {}
+    for cid, n in limits.items():
+        c = db.canonical(cid)
+        out[c] = min(n, out.get(c, n))
+    return out
+
+
+def kind_files(shared_data: Path, kind: str) -> list[Path]:
+    folder = shared_data / "banlists" / "projectignis-lflists" / kind
+    return sorted(folder.glob("*.lflist.conf"), key=lambda p: list_date(p.name))
+
+
+@pytest.fixture
+def db(real_home: Path) -> Any:
+    from deckcheck.carddb import open_db
+
+    return open_db()
+
+
+# --------------------------------------------------------------------------- diff
+
+
+def test_consecutive_tcg_diffs_match_the_files(shared_data: Path, db: Any) -> None:
+    from deckcheck.formats.store import ListStore
+    from deckcheck.listdiff import diff_lists
+
+    store = ListStore.default()
+    by_name = {b.name: b for b in store.lists("tcg")}
+    files = [p for p in kind_files(shared_data, "TCG") if p.name[: -len(".lflist.conf")] in by_name]
+    assert len(files) >= 20
+    checked = 0
+    for a, b in zip(files, files[1:], strict=False):
+        old_name, new_name = a.name[: -len(".lflist.conf")], b.name[: -len(".lflist.conf")]
+        old_f, new_f = canonical_limits(parse_conf(a), db), canonical_limits(parse_conf(b), db)
+        expected = {
+            cid: (old_f.get(cid, 3), new_f.get(cid, 3))
+            for cid in old_f.keys() | new_f.keys()
+            if old_f.get(cid, 3) != new_f.get(cid, 3)
+        }
+        got = diff_lists(by_name[old_name], by_name[new_name])
+        assert {c.card_id: (c.old, c.new) for c in got.changes} == expected, (old_name, new_name)
+        checked += 1
+    assert checked == len(files) - 1
+
+
+def test_diff_cli_json_2025_04_to_2025_09(real_home: Path, shared_data: Path, db: Any) -> None:
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "json"])
+    assert code == 0
+    data = json.loads(out)
+    assert data["old"]["name"] == "2025.04 TCG" and data["new"]["name"] == "2025.09 TCG"
+    got = {c["card"]["id"]: c for c in data["changes"]}
+    # Spot checks against the files: Splash Mage newly Forbidden, Linkuriboh Forbidden ->
+    # Limited, Vanquish Soul Razen newly Limited.
+    assert got[SPLASH_MAGE]["kind"] == "forbidden"
+    assert got[SPLASH_MAGE]["card"]["name"] == "Splash Mage"
+    assert (got[LINKURIBOH]["kind"], got[LINKURIBOH]["old"]["limit"]) == ("moved", 0)
+    assert got[LINKURIBOH]["new"]["status"] == "Limited"
+    assert got[RAZEN]["kind"] == "limited"
+    folder = shared_data / "banlists" / "projectignis-lflists" / "TCG"
+    old_f = canonical_limits(parse_conf(folder / "2025.04 TCG.lflist.conf"), db)
+    new_f = canonical_limits(parse_conf(folder / "2025.09 TCG.lflist.conf"), db)
+    assert set(got) == {
+        c for c in old_f.keys() | new_f.keys() if old_f.get(c, 3) != new_f.get(c, 3)
+    }
+    assert sum(v for k, v in data["summary"].items() if k not in ("points", "groups")) == len(got)
+
+
+def test_diff_names_in_another_language(real_home: Path, db: Any) -> None:
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "json", "--lang", "ja"])
+    assert code == 0
+    names = {c["card"]["id"]: c["card"]["name"] for c in json.loads(out)["changes"]}
+    assert names[SPLASH_MAGE] == db.name(SPLASH_MAGE, "ja")
+    assert names[SPLASH_MAGE] != "Splash Mage"
+
+
+def test_diff_markdown_golden(real_home: Path) -> None:
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "markdown"])
+    assert code == 0
+    golden = GOLDEN / "tcg-2025.04-2025.09.md"
+    if os.environ.get("DECKCHECK_UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(out, encoding="utf-8")
+    assert out == golden.read_text(encoding="utf-8")
+    # Structure an announcement needs, independent of the golden file's exact text.
+    assert out.startswith("## Forbidden & Limited list changes: 2025.09 TCG\n")
+    assert "### Newly Forbidden (4)" in out
+    assert "### Forbidden → Limited (4)" in out
+    assert "| Splash Mage | 59859086 | Unlimited | Forbidden |" in out
+    assert "| Number 67: Pair-a-Dice Smasher | 35772782 | Unlimited | Forbidden |" in out
+
+
+def test_diff_text_lists_every_changed_card(real_home: Path) -> None:
+    code, out, _ = run(diff, ["tcg@2025-09-30", "2025.10 TCG"])
+    assert code == 0
+    assert out.splitlines()[0].startswith("2025.09 TCG (effective ")
+    changed = [ln for ln in out.splitlines() if re.match(r"  .+ \[\d+\]", ln)]
+    assert len(changed) == 7
+
+
+# --------------------------------------------------------------------------- decks
+
+
+def test_deck_impact_legal_to_illegal_with_reasons(real_home: Path) -> None:
+    deck = FIXTURES / "decks"
+    code, out, _ = run(
+        diff, ["2025.04 TCG", "2025.09 TCG", "-o", "json", "--deck", str(deck), "--format", "tcg"]
+    )
+    assert code == 0  # impact alone does not fail the run
+    decks = {Path(d["input"]).name: d for d in json.loads(out)["decks"]}
+    assert set(decks) == {"splash.ydk", "plain.ydk"}  # the folder is searched recursively
+    splash = decks["splash.ydk"]
+    assert (splash["legal_before"], splash["legal_after"]) == (True, False)
+    assert splash["becomes_illegal"] is True
+    cards = {c["card"]["id"]: (c["count"], c["kind"]) for c in splash["cards"]}
+    assert cards == {SPLASH_MAGE: (1, "forbidden"), RAZEN: (2, "limited")}
+    reasons = {(r["code"], r["card"]["id"]) for r in splash["reasons"]}
+    assert reasons == {("DC402", SPLASH_MAGE), ("DC403", RAZEN)}
+    plain = decks["plain.ydk"]
+    assert (plain["legal_before"], plain["legal_after"], plain["cards"]) == (True, True, [])
+
+
+def test_deck_impact_exit_code_and_family_format(real_home: Path) -> None:
+    splash = str(FIXTURES / "decks" / "splash.ydk")
+    # No --format: the format whose list family is the lists' family (tcg).
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "--deck", splash])
+    assert code == 0
+    assert "legal → illegal" in out and "DC402" in out
+    code, _, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "--deck", splash, "--fail-on-impact"])
+    assert code == 1
+    # A deck the update makes legal does not fail the run.
+    lk = str(FIXTURES / "linkuriboh.ydk")
+    code, out, _ = run(
+        diff, ["2025.04 TCG", "2025.09 TCG", "--deck", lk, "--fail-on-impact", "-o", "markdown"]
+    )
+    assert code == 0
+    assert "illegal → legal" in out
+    assert "1× Linkuriboh (Forbidden → Limited)" in out
+
+
+# --------------------------------------------------------------------------- history
+
+
+def expected_timeline(files: list[Path], card_id: int) -> list[tuple[str, str]]:
+    rows = [(p.name[: -len(".lflist.conf")], parse_conf(p).get(card_id, 3)) for p in files]
+    keep = [
+        (name, STATUS[n])
+        for i, (name, n) in enumerate(rows)
+        if i in (0, len(rows) - 1) or n != rows[i - 1][1]
+    ]
+    return keep
+
+
+def test_history_maxx_c_in_ocg(real_home: Path, shared_data: Path) -> None:
+    code, out, _ = run(history, [str(MAXX_C), "--family", "ocg", "-o", "json"])
+    assert code == 0
+    data = json.loads(out)
+    assert data["card"] == {"id": MAXX_C, "name": 'Maxx "C"'}
+    (fam,) = data["families"]
+    got = [(e["list"], e["status"]) for e in fam["timeline"]]
+    assert got == expected_timeline(kind_files(shared_data, "OCG"), MAXX_C)
+    # Unlimited, then Semi-Limited (2024.10), then Limited (2026.01): it moved twice.
+    assert [s for _, s in got[:3]] == ["Unlimited", "Semi-Limited", "Limited"]
+    assert fam["timeline"][1]["was"] == "Unlimited"
+    assert fam["timeline"][0]["first"] and fam["timeline"][-1]["last"]
+
+
+def test_history_by_name_in_any_language(real_home: Path, db: Any) -> None:
+    code_en, out_en, _ = run(history, ['Maxx "C"', "--family", "ocg"])
+    code_ja, out_ja, _ = run(history, [db.name(MAXX_C, "ja"), "--family", "ocg"])
+    assert code_en == code_ja == 0
+    assert out_en == out_ja
+    assert "Semi-Limited" in out_en and "was Semi-Limited" in out_en
+
+
+def test_history_all_families_pot_of_greed(real_home: Path, shared_data: Path) -> None:
+    code, out, _ = run(history, ["Pot of Greed", "-o", "json"])
+    assert code == 0
+    fams = {f["family"]: f["timeline"] for f in json.loads(out)["families"]}
+    assert {"tcg", "ocg"} <= set(fams)
+    assert {e["status"] for e in fams["tcg"]} == {"Forbidden"}
+    assert len(fams["tcg"]) == 2  # never changed: only the first and the last list
+    # Traditional: Forbidden cards are Limited instead.
+    trad = [f for f in fams if "trad" in f]
+    assert trad and {e["status"] for e in fams[trad[0]]} == {"Limited"}
+    # Families whose lists never name the card are left out.
+    assert "rush" not in fams
+
+
+def test_history_unknown_name_exits_1_with_a_message(real_home: Path) -> None:
+    code, out, err = run(history, ["zzqxv wibble flarp"])
+    assert code == 1
+    assert out == ""
+    assert "zzqxv wibble flarp" in err
+
+
+def test_history_unknown_family_is_a_data_error(real_home: Path) -> None:
+    from deckcheck.cli import main
+
+    assert main(["banlist", "history", str(MAXX_C), "--family", "nope"]) == 2
