@@ -40,15 +40,16 @@ from deckcheck.lookup.records import Match, Resolution
 from deckcheck.model import UNOFFICIAL, Scope
 
 #: Bump when the cached layout changes.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 
 #: Lowest fuzzy score that is shown as a suggestion.
 SUGGEST_CUTOFF = 60.0
 #: Lowest fuzzy score that may decide, per script class (0 Latin, 1 Han/kana, 2 Hangul).
-#: CJK names are short (2–8 characters): one wrong character in four scores 75.
-DECIDE = {0: 85.0, 1: 72.0, 2: 72.0}
+#: CJK names are short (2–8 characters) and one wrong character often names another card
+#: (双子恶魔 is not 电子恶魔, 75): a Han/Hangul typo decides only in names of 7+ characters.
+DECIDE = {0: 85.0, 1: 85.0, 2: 85.0}
 #: How far ahead of the next card the best fuzzy match must be to decide.
-MARGIN = {0: 6.0, 1: 10.0, 2: 10.0}
+MARGIN = {0: 6.0, 1: 8.0, 2: 8.0}
 #: Partial matches (search only): cut-off of ``fuzz.partial_ratio`` and the weight that
 #: keeps them below whole-name matches.
 PARTIAL_CUTOFF = 80.0
@@ -144,9 +145,11 @@ class Index:
     # ------------------------------------------------------------------ building / caching
 
     @classmethod
-    def for_db(cls, db: _CardSource, *, cache_dir: Path | None = None) -> Index:
+    def for_db(
+        cls, db: _CardSource, *, cache_dir: Path | None = None, nick_path: Path | None = None
+    ) -> Index:
         """The index of ``db``: from memory, from the on-disk cache, or built (and cached)."""
-        nick_path = nicknames_path()
+        nick_path = nick_path or nicknames_path()
         key = hashlib.sha256(
             f"{db.fingerprint}|{_file_digest(nick_path)}|{FORMAT_VERSION}".encode()
         ).hexdigest()[:24]
@@ -293,6 +296,8 @@ class Index:
         nick: dict[str, tuple[int, str]] = {}
         if nick_path is not None and nick_path.is_file():
             for item in load_nicknames(nick_path):
+                if db.get(item["id"]) is None:
+                    continue  # e.g. the built-in sample lacks most cards
                 t = target(item["id"])
                 for n in item["nick"]:
                     nick[normalize(n)] = (t, n)
