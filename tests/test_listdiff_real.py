@@ -252,3 +252,12 @@ def test_history_unknown_family_is_a_data_error(real_home: Path) -> None:
     from deckcheck.cli import main
 
     assert main(["banlist", "history", str(MAXX_C), "--family", "nope"]) == 2
+
+
+def test_history_ambiguous_name_lists_candidates(real_home: Path) -> None:
+    code, out, err = run(history, ["Blue-Eyes"])
+    assert code == 1
+    assert out == ""
+    assert "ambiguous" in err
+    candidates = [ln for ln in err.splitlines() if ln.startswith("  ")]
+    assert len(candidates) >= 2 and all("Blue-Eyes" in ln for ln in candidates)
