@@ -110,7 +110,8 @@ def to_text(
         for card_id, n in runs:
             label = db.name(card_id, lang)
             if ids or label == str(card_id) or not label.strip():
-                out.append(f"{n} {card_id}")
+                # Zero-padded to 8 digits: the text reader takes 5+ digits as a passcode.
+                out.append(f"{n} {card_id:08d}")
                 continue
             label = _one_line(label)
             if index is not None and not _gives_back(index, label, card_id, cache):
