@@ -1,0 +1,33 @@
+"""Copies: at most ``copies`` (3) of one card across Main + Extra + Side Deck.
+
+* DC401 ``copies``.
+
+Copies are counted by the card's canonical id: alternate artworks and cards that are "always
+treated as" another card count together (SPEC.md §2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.rules._base import CodeInfo, Context, Violation, plural
+
+CODES: dict[str, CodeInfo] = {"DC401": ("copies", "error")}
+NAME = "copies"
+
+
+def check(ctx: Context) -> Iterator[Violation]:
+    limit = ctx.fmt.copies
+    for t in ctx.tallies.values():
+        if t.count > limit:
+            yield Violation(
+                "DC401",
+                f"{t.label()}: {plural(t.count)} across Main, Extra and Side Deck, "
+                f"but {ctx.fmt.name} allows at most {limit}",
+                t.section,
+                t.line,
+                t.canonical,
+                t.name,
+                t.count,
+                limit,
+            )

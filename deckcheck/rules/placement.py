@@ -1,0 +1,63 @@
+"""Placement: Extra Deck monsters belong in the Extra Deck, and nothing else does.
+
+* DC301 ``extra-in-main``: an Extra Deck monster in the Main Deck.
+* DC302 ``not-extra``: a card that is not an Extra Deck monster in the Extra Deck.
+
+Which monsters go to the Extra Deck is the format's ``extra_deck_types`` on the event date:
+Fusion, Synchro, Xyz and Link (their Pendulum forms too) in Advanced; in Rush Duel, Fusion,
+and from 2025-04-26 also Ritual. Side Deck cards may be of any kind. Tokens, skill cards and
+unknown cards are left to their own rules (DC104, DC303, DC102).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format
+from deckcheck.rules._base import CodeInfo, Context, Violation
+
+CODES: dict[str, CodeInfo] = {
+    "DC301": ("extra-in-main", "error"),
+    "DC302": ("not-extra", "error"),
+}
+NAME = "placement"
+
+
+def extra_bits(fmt: Format) -> int:
+    bits = 0
+    for t in fmt.extra_deck_types:
+        bits |= SUBTYPE_BITS.get(t, 0)
+    return bits
+
+
+def goes_to_extra(card: Card, bits: int) -> bool:
+    return bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
+
+
+def check(ctx: Context) -> Iterator[Violation]:
+    bits = extra_bits(ctx.fmt)
+    for entry, card in ctx.entries:
+        if card is None or card.kind in ("token", "skill") or entry.section == "side":
+            continue
+        extra = goes_to_extra(card, bits)
+        if entry.section == "main" and extra:
+            yield Violation(
+                "DC301",
+                f"{card.name} ({card.id}) is an Extra Deck monster; it cannot be in the Main Deck",
+                entry.section,
+                entry.line,
+                card.id,
+                card.name,
+                entry.count,
+            )
+        elif entry.section == "extra" and not extra:
+            yield Violation(
+                "DC302",
+                f"{card.name} ({card.id}) is not an Extra Deck monster in {ctx.fmt.name}; "
+                "it cannot be in the Extra Deck",
+                entry.section,
+                entry.line,
+                card.id,
+                card.name,
+                entry.count,
+            )

@@ -1,0 +1,41 @@
+"""Points (Genesys): the points of every copy in Main + Extra + Side Deck may not pass the cap.
+
+* DC407 ``points``: total points over the cap. The cap is ``--points-cap`` when given, else the
+  format's ``points_cap``; with no cap nothing is checked. Points come from the list
+  (``points:`` per canonical card; unlisted cards cost 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.rules._base import CodeInfo, Context, Violation
+
+CODES: dict[str, CodeInfo] = {"DC407": ("points", "error")}
+NAME = "points"
+
+
+def check(ctx: Context) -> Iterator[Violation]:
+    cap = ctx.points_cap if ctx.points_cap is not None else ctx.fmt.points_cap
+    if cap is None or ctx.banlist is None or not ctx.banlist.points:
+        return
+    pts = ctx.banlist.points
+    spent = []
+    for t in ctx.tallies.values():
+        p = pts.get(t.canonical)
+        if p is None and t.card is not None:
+            p = pts.get(t.card.id)
+        if p:
+            spent.append((t, p))
+    total = sum(p * t.count for t, p in spent)
+    if total > cap:
+        spent.sort(key=lambda tp: -tp[1] * tp[0].count)
+        named = ", ".join(f"{t.name} {t.count}x{p}" for t, p in spent)
+        yield Violation(
+            "DC407",
+            f"the deck costs {total} points ({named}), but the cap is {cap} on {ctx.list_label()}",
+            None,
+            None,
+            count=total,
+            limit=cap,
+        )

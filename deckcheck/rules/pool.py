@@ -1,0 +1,115 @@
+"""The card pool: which cards a format admits at all, by list, scope, region and date.
+
+* DC503 ``unofficial``: a card that was never printed for play: a prerelease passcode, or a
+  card with none of the official scopes (OCG, TCG, Rush, Speed) - anime, custom, illegal,
+  video-game-only cards. An unofficial card gets only this finding from this rule.
+* DC405 ``not-in-pool``: the card is outside the format's pool: not on a whitelist list
+  (Rush, Duel Links style lists), or lacking a non-regional scope the format needs
+  (``pool: [rush]``, ``pool: [speed]``).
+* DC501 ``not-in-region``: an official card lacking the format's region scope (``pool`` of
+  ``ocg``/``tcg``), e.g. an OCG-only card in TCG.
+* DC502 ``not-released``: the card's release date in the format's ``release_region`` is after
+  the event date, or after the format's ``release_cutoff`` (retro formats). Cards without a
+  release date for the region are not judged by date (the database does not know it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from deckcheck.model import Card, Scope
+from deckcheck.rules._base import CodeInfo, Context, Tally, Violation
+
+CODES: dict[str, CodeInfo] = {
+    "DC405": ("not-in-pool", "error"),
+    "DC501": ("not-in-region", "error"),
+    "DC502": ("not-released", "error"),
+    "DC503": ("unofficial", "error"),
+}
+NAME = "pool"
+
+OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
+REGIONS = {"ocg": Scope.OCG, "tcg": Scope.TCG}
+_UNOFFICIAL_WHAT = [
+    (Scope.PRERELEASE, "a prerelease card"),
+    (Scope.ANIME, "an anime card"),
+    (Scope.CUSTOM, "a custom card"),
+    (Scope.ILLEGAL, "an illegal card"),
+    (Scope.VIDEO_GAME, "a video-game-only card"),
+]
+
+
+def unofficial(card: Card) -> str | None:
+    """Why a card is unofficial, or None."""
+    if card.scopes & Scope.PRERELEASE or not card.scopes & OFFICIAL:
+        for bit, what in _UNOFFICIAL_WHAT:
+            if card.scopes & bit:
+                return what
+        return "not an official card"
+    return None
+
+
+def release_date(card: Card, region: str | None) -> dt.date | None:
+    if region == "ocg":
+        return card.ocg_date
+    if region == "tcg":
+        return card.tcg_date
+    dates = [d for d in (card.ocg_date, card.tcg_date) if d is not None]
+    return min(dates) if dates else None
+
+
+def _v(code: str, t: Tally, msg: str) -> Violation:
+    return Violation(code, f"{t.label()}: {msg}", t.section, t.line, t.canonical, t.name, t.count)
+
+
+def check(ctx: Context) -> Iterator[Violation]:
+    fmt, bl = ctx.fmt, ctx.banlist
+    region_scopes = [REGIONS[s] for s in fmt.pool if s in REGIONS]
+    other_scopes = [s for s in fmt.pool if s not in REGIONS]
+    for t in ctx.tallies.values():
+        card = t.card
+        if card is None:
+            continue  # DC102 already
+        why = unofficial(card)
+        if why is not None:
+            yield _v("DC503", t, f"{why}, not legal in {fmt.name}")
+            continue
+        if (
+            bl is not None
+            and bl.mode == "whitelist"
+            and t.canonical not in bl.limits
+            and card.id not in bl.limits
+        ):
+            yield _v("DC405", t, f"not on the list of allowed cards {ctx.list_label()}")
+        if other_scopes and not any(
+            card.scopes & Scope[s.upper()] for s in other_scopes if s.upper() in Scope.__members__
+        ):
+            yield _v(
+                "DC405",
+                t,
+                f"not a {'/'.join(other_scopes)} card, so not in the {fmt.name} card pool",
+            )
+        elif region_scopes and not other_scopes and not any(card.scopes & r for r in region_scopes):
+            have = "/".join(
+                n.upper() for n in card.scopes.names() if n in ("ocg", "tcg", "rush", "speed")
+            )
+            want = "/".join(s.upper() for s in fmt.pool if s in REGIONS)
+            yield _v("DC501", t, f"released only in {have or 'no region'}, not in {want}")
+        released = release_date(card, fmt.release_region) if fmt.release_region else None
+        if released is not None and released > ctx.date:
+            yield _v(
+                "DC502",
+                t,
+                f"released in {fmt.release_region.upper() if fmt.release_region else ''} on "
+                f"{released.isoformat()}, after the event date {ctx.date.isoformat()}",
+            )
+        elif fmt.release_cutoff is not None:
+            released = release_date(card, fmt.release_region)
+            if released is not None and released > fmt.release_cutoff:
+                yield _v(
+                    "DC502",
+                    t,
+                    f"released on {released.isoformat()}, after the {fmt.name} card pool cut-off "
+                    f"{fmt.release_cutoff.isoformat()}",
+                )

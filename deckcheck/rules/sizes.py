@@ -1,0 +1,49 @@
+"""Deck sizes: the Main, Extra and Side Deck must hold a number of cards in the format's range.
+
+* DC201 ``main-size``, DC202 ``extra-size``, DC203 ``side-size``.
+
+Every card in a section counts, unknown cards and tokens included (they are reported by their
+own rules, but they still take a slot). Skill cards (Speed Duel, Duel Links) sit outside the
+three decks and do not count toward the Main Deck. deckcheck never truncates a deck to 60/15/15
+as YGOPro does: an oversized deck is reported, with every card still checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from deckcheck.model import SECTIONS, SizeRange
+from deckcheck.rules._base import CodeInfo, Context, Violation, plural
+
+CODES: dict[str, CodeInfo] = {
+    "DC201": ("main-size", "error"),
+    "DC202": ("extra-size", "error"),
+    "DC203": ("side-size", "error"),
+}
+NAME = "sizes"
+_CODE = {"main": "DC201", "extra": "DC202", "side": "DC203"}
+
+
+def section_counts(ctx: Context) -> dict[str, int]:
+    """Cards per section, skill cards left out."""
+    counts = dict.fromkeys(SECTIONS, 0)
+    for entry, card in ctx.entries:
+        if card is not None and card.kind == "skill":
+            continue
+        counts[entry.section] += entry.count
+    return counts
+
+
+def check(ctx: Context) -> Iterator[Violation]:
+    counts = section_counts(ctx)
+    for section in SECTIONS:
+        rng: SizeRange = getattr(ctx.fmt, section)
+        n = counts[section]
+        if rng.contains(n):
+            continue
+        if rng.max == 0:
+            msg = f"{section.capitalize()} Deck has {plural(n, 'card', 'cards')}, but {ctx.fmt.name} has no {section.capitalize()} Deck"
+        else:
+            msg = f"{section.capitalize()} Deck has {plural(n, 'card', 'cards')}, but {ctx.fmt.name} needs {rng}"
+        limit = rng.max if rng.max is not None and n > rng.max else rng.min
+        yield Violation(_CODE[section], msg, section, None, count=n, limit=limit)

@@ -1,0 +1,137 @@
+"""The validation engine: one deck, one format, one list, one date -> a ``DeckReport``.
+
+Public API::
+
+    validate_deck(deck, fmt, banlist, cards, *, date, points_cap=None, names=None) -> DeckReport
+
+A pure function of its inputs: it opens no file and fetches nothing. ``cards`` is anything
+with ``get(id) -> Card | None`` (the card database, or a dict-backed stub in tests).
+Every rule in ``deckcheck.rules.RULES`` runs; checking never stops at the first problem.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from deckcheck.model import Banlist, Card, Deck, Finding, Format
+from deckcheck.report import DeckReport
+from deckcheck.rules import CODES, RULES
+from deckcheck.rules._base import CardSource, Context, Tally, Violation
+from deckcheck.rules.sizes import section_counts
+
+_SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
+
+
+def _sort_key(f: Finding) -> tuple[int, int, str, int]:
+    return (
+        _SECTION_ORDER.get(f.section, 4),
+        f.line if f.line is not None else -1,
+        f.code,
+        f.card_id or 0,
+    )
+
+
+def stamp(v: Violation) -> Finding:
+    """The finding for a violation: the engine adds the rule name and severity of its code."""
+    rule, severity = CODES[v.code]
+    return Finding(
+        code=v.code,
+        rule=rule,
+        severity=severity,
+        message=v.message,
+        section=v.section,
+        line=v.line,
+        card_id=v.card_id,
+        card_name=v.card_name,
+        count=v.count,
+        limit=v.limit,
+        candidates=v.candidates,
+    )
+
+
+def build_context(
+    deck: Deck,
+    fmt: Format,
+    banlist: Banlist | None,
+    cards: CardSource,
+    *,
+    date: dt.date,
+    points_cap: int | None = None,
+    names: Callable[[int], str] | None = None,
+) -> Context:
+    """Resolve every entry once and count copies by canonical card (shared by all rules)."""
+    ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
+    cache: dict[int, Card | None] = {}
+    for entry in deck.entries():
+        cid = entry.card_id
+        card: Card | None = None
+        if cid is not None:
+            if cid not in cache:
+                cache[cid] = cards.get(cid)
+            card = cache[cid]
+        ctx.entries.append((entry, card))
+        if cid is None:
+            continue
+        canonical = card.canonical if card is not None else cid
+        t = ctx.tallies.get(canonical)
+        if t is None:
+            if names is not None and card is not None:
+                name = names(canonical)
+            elif card is not None:
+                canon = cache.get(canonical) if canonical in cache else cards.get(canonical)
+                name = canon.name if canon is not None else card.name
+            else:
+                name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
+            t = ctx.tallies[canonical] = Tally(canonical, name, 0, entry.section, entry.line, card)
+        t.count += entry.count
+    return ctx
+
+
+def validate_deck(
+    deck: Deck,
+    fmt: Format,
+    banlist: Banlist | None,
+    cards: CardSource,
+    *,
+    date: dt.date,
+    points_cap: int | None = None,
+    names: Callable[[int], str] | None = None,
+) -> DeckReport:
+    """Check ``deck`` against ``fmt`` (as in force on ``date``) and ``banlist``.
+
+    ``banlist`` is the list in force (None for formats without a list); ``points_cap``
+    overrides the format's cap; ``names(canonical_id)`` gives display names in another
+    language. Read problems already in ``deck.findings`` are kept; findings come back sorted
+    by section, line and code. The deck is legal when no finding is an error.
+    """
+    ctx = build_context(deck, fmt, banlist, cards, date=date, points_cap=points_cap, names=names)
+    findings = list(deck.findings)
+    for module in RULES.values():
+        findings.extend(stamp(v) for v in module.check(ctx))
+    findings.sort(key=_sort_key)
+    counts = section_counts(ctx)
+    return DeckReport(
+        input=deck.source,
+        legal=not any(f.severity == "error" for f in findings),
+        counts=counts,
+        findings=tuple(findings),
+        format_id=fmt.id,
+        list_name=banlist.name if banlist else None,
+        list_effective=banlist.effective.isoformat() if banlist else None,
+    )
+
+
+def unreadable(source: str, message: str, fmt: Format, banlist: Banlist | None) -> DeckReport:
+    """The report for a deck that cannot be read at all: one DC101 finding, the run goes on."""
+    rule, severity = CODES["DC101"]
+    finding = Finding(code="DC101", rule=rule, severity=severity, message=message)
+    return DeckReport(
+        input=source,
+        legal=False,
+        counts={"main": 0, "extra": 0, "side": 0},
+        findings=(finding,),
+        format_id=fmt.id,
+        list_name=banlist.name if banlist else None,
+        list_effective=banlist.effective.isoformat() if banlist else None,
+    )
