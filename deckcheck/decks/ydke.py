@@ -46,7 +46,9 @@ def _decode_part(part: str, name: str, where: str) -> list[int]:
 def parse(url: str, source: str | None = None) -> Deck:
     """A Deck from a ``ydke://main!extra!side!`` URL (entries have no line numbers)."""
     text = url.strip()
-    where = source or (text[:40] + ("…" if len(text) > 40 else ""))
+    # The error names the link, shortened and on one line (stderr messages are one line).
+    shown = " ".join(text.split())
+    where = source or (shown[:40] + ("…" if len(shown) > 40 else ""))
     if not is_ydke(text):
         raise InputError("not a ydke:// link (it must start with ydke://)", where=where)
     parts = text[len(PREFIX) :].split("!")
