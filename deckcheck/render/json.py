@@ -1,0 +1,48 @@
+"""The JSON report of SPEC.md §6, written as a stream (one deck object at a time)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from deckcheck.render.base import Meta, Renderer
+from deckcheck.report import DeckReport, Summary
+
+SCHEMA_VERSION = 1
+
+
+def deck_json(report: DeckReport) -> dict[str, Any]:
+    return {
+        "input": report.input,
+        "legal": report.legal,
+        "counts": dict(report.counts),
+        "findings": [f.to_json() for f in report.findings],
+    }
+
+
+class JsonRenderer(Renderer):
+    _first = True
+
+    def start(self, meta: Meta) -> None:
+        super().start(meta)
+        banlist = (
+            {"name": meta.list_name, "effective": meta.list_effective} if meta.list_name else None
+        )
+        head = {
+            "schema_version": SCHEMA_VERSION,
+            "format": {"id": meta.format_id, "name": meta.format_name},
+            "banlist": banlist,
+            "date": meta.date,
+        }
+        # Open the document by hand so decks can be streamed into its "decks" array.
+        self.out.write(json.dumps(head, ensure_ascii=False)[:-1] + ', "decks": [')
+        self._first = True
+
+    def deck(self, report: DeckReport) -> None:
+        sep = "\n" if self._first else ",\n"
+        self._first = False
+        self.out.write(sep + json.dumps(deck_json(report), ensure_ascii=False))
+
+    def finish(self, summary: Summary) -> None:
+        self.out.write('],\n"summary": ' + json.dumps(summary.to_json()) + "}\n")
+        super().finish(summary)

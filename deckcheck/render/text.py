@@ -1,0 +1,37 @@
+"""Plain text for people: findings grouped per deck, colour only on a terminal."""
+
+from __future__ import annotations
+
+from deckcheck.model import Finding
+from deckcheck.render.base import Renderer, summary_line
+from deckcheck.report import DeckReport, Summary
+
+_RED, _YELLOW, _GREEN, _DIM, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[2m", "\x1b[0m"
+
+
+class TextRenderer(Renderer):
+    def _c(self, code: str, text: str) -> str:
+        return f"{code}{text}{_RESET}" if self.color else text
+
+    def deck(self, report: DeckReport) -> None:
+        c = report.counts
+        sizes = f"main {c['main']}, extra {c['extra']}, side {c['side']}"
+        if report.legal and not report.warnings:
+            verdict = self._c(_GREEN, "legal")
+        elif report.legal:
+            verdict = self._c(_YELLOW, "legal, with warnings")
+        else:
+            verdict = self._c(_RED, "illegal")
+        self.out.write(f"{report.input}: {verdict} ({sizes})\n")
+        for f in report.findings:
+            self.out.write("  " + self.line(f) + "\n")
+
+    def line(self, f: Finding) -> str:
+        where = f.section or "deck"
+        if f.line is not None:
+            where += f":{f.line}"
+        sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
+        return f"{self._c(_DIM, where)} {sev} {f.code} [{f.rule}] {f.message}"
+
+    def finish(self, summary: Summary) -> None:
+        self.err.write(summary_line(summary, self.meta) + "\n")
