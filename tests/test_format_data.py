@@ -451,3 +451,16 @@ def test_text_examples_name_the_legal_dm6_deck(shared_data: Path) -> None:
                 assert len(rows) == 1, f"{file}: {m.group(2)!r} is not one card"
                 got[rows[0][0]] = got.get(rows[0][0], 0) + int(m.group(1))
         assert got == want, file
+
+
+def test_every_format_has_legal_and_illegal_fixtures() -> None:
+    """tests/test_format_data_validate.py runs these through `deckcheck validate`."""
+    fixtures = REPO / "tests" / "fixtures" / "formats"
+    for fid in _format_files():
+        for kind in ("legal", "illegal"):
+            decks = list((fixtures / fid / kind).glob("*.ydk"))
+            assert decks, f"no {kind} fixture deck for {fid}"
+            for deck in decks:
+                first = deck.read_text(encoding="utf-8").splitlines()[0]
+                assert (first == "#expect: legal") == (kind == "legal"), deck
+                assert re.fullmatch(r"#expect: (legal|(DC\d{3} ?)+)", first), deck
