@@ -13,10 +13,11 @@ Ranking, best first (STYLE.md practice 3: fuzzy suggests, it decides only when c
 ``resolve`` decides:
 
 * id, exact or nickname naming one card: found. Several cards with that exact name: the one
-  official (OCG/TCG) card among same-named copies (prerelease/anime duplicates) wins,
-  otherwise ambiguous.
+  whose name is written exactly as typed (only case, width and spacing folded), else when
+  exactly one of them is an official OCG/TCG card (the others being prerelease copies,
+  anime/custom versions, Rush reprints), that one; otherwise ambiguous.
 * prefix: found when every name starting with the query belongs to one card (queries of at
-  least ``MIN_PREFIX`` characters), ambiguous when several cards do.
+  least ``MIN_PREFIX`` characters; same official-card rule), ambiguous when several do.
 * fuzzy: found when the best score is at least ``DECIDE[script]`` and the next card scores at
   least ``MARGIN[script]`` less; ambiguous when two or more cards reach ``DECIDE`` within the
   margin; otherwise unknown, with the best candidates as suggestions.
@@ -29,6 +30,7 @@ import os
 import pickle
 import sys
 import tempfile
+import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
@@ -40,7 +42,7 @@ from deckcheck.lookup.records import Match, Resolution
 from deckcheck.model import UNOFFICIAL, Scope
 
 #: Bump when the cached layout changes.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 #: Lowest fuzzy score that is shown as a suggestion.
 SUGGEST_CUTOFF = 60.0
@@ -109,6 +111,10 @@ def _file_digest(path: Path) -> str:
         return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     except OSError:
         return "none"
+
+
+def _raw(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def _is_official(card: Any) -> bool:
@@ -369,13 +375,17 @@ class Index:
     def _matches(self, kid: int, lang: str | None, score: float, how: str) -> list[Match]:
         return [self._match(e, lang, score, how) for e in self._best_entry(kid, lang).values()]
 
-    def _best_entry(self, kid: int, lang: str | None) -> dict[int, int]:
-        """card -> the entry of key ``kid`` to report (requested language first)."""
+    def _best_entry(self, kid: int, lang: str | None, raw: str | None = None) -> dict[int, int]:
+        """card -> the entry of key ``kid`` to report: the one written as typed (``raw``),
+        else one in the requested language, else the first."""
         out: dict[int, int] = {}
+        rank: dict[int, int] = {}
         for e in self._postings(kid):
             c = self._ent_card[e]
-            if c not in out or (lang and self._langs[self._ent_lang[e]] == lang):
-                out[c] = e
+            r = 2 if raw is not None and _raw(self._ent_name[e]) == raw else (
+                1 if lang and self._langs[self._ent_lang[e]] == lang else 0)
+            if c not in out or r > rank[c]:
+                out[c], rank[c] = e, r
         return out
 
     # ------------------------------------------------------------------ the steps
@@ -389,11 +399,13 @@ class Index:
             return None
         return Match(t, self.display_name(t), s, "id", 100.0, "id")
 
-    def _exact(self, key: str, lang: str | None) -> list[Match]:
+    def _exact(self, key: str, query: str, lang: str | None) -> list[Match]:
         i = bisect_left(self._keys, key)
         if i == len(self._keys) or self._keys[i] != key:
             return []
-        return [self._match(e, lang, 100.0, "exact") for e in self._best_entry(i, lang).values()]
+        raw = _raw(query)
+        return [self._match(e, lang, 100.0, "exact")
+                for e in self._best_entry(i, lang, raw).values()]
 
     def _nickname(self, key: str, lang: str | None) -> Match | None:
         got = self._nick.get(key)
@@ -513,7 +525,7 @@ class Index:
                 return ranked()
         if not key:
             return ranked()
-        offer(self._exact(key, lang))
+        offer(self._exact(key, query, lang))
         nm = self._nickname(key, lang)
         if nm is not None:
             offer([nm])
@@ -555,6 +567,13 @@ class Index:
             return found(top)
         for how in ("exact", "nickname"):
             tier = [m for m in ranked if m.how == how]
+            if len(tier) > 1:
+                # Names equal only after folding (黑魔导 vs 黑・魔・导, Raimei vs Rai-Mei):
+                # the one written exactly as typed, when there is exactly one such card.
+                raw = _raw(query)
+                literal = [m for m in tier if _raw(m.matched) == raw]
+                if len(literal) == 1:
+                    return found(literal[0])
             if tier:
                 winner = self._tiebreak(tier)
                 return found(winner) if winner is not None else done("ambiguous", None, tier)
@@ -579,20 +598,17 @@ class Index:
         return done("unknown", None, ranked)
 
     def _tiebreak(self, tier: list[Match]) -> Match | None:
-        """One card from a tier: the only one, or the one official card among copies of it.
+        """One card from a tier of equally good matches, or None (ambiguous).
 
-        Copies are cards with the same English name (a prerelease passcode beside the real
-        one) or cards "treated as" it (Rush reprints): a player naming it means the card.
+        The only card; else the one official (OCG/TCG) card when every other one is not
+        official: prerelease copies under another passcode, anime/custom versions, Rush
+        reprints and Speed skills that share the name. A player writing the name of a
+        tournament card means that card; two official cards stay ambiguous.
         """
         cards = {m.card_id for m in tier}
         if len(cards) == 1:
             return tier[0]
         official = [m for m in tier if m.card_id in self._official]
-        if len(official) != 1:
-            return None
-        main = official[0].card_id
-        name = self.display_name(main)
-        for c in cards:
-            if c != main and self._canon.get(c) != main and self.display_name(c) != name:
-                return None
-        return official[0]
+        if len(official) == 1:
+            return official[0]
+        return None

@@ -11,6 +11,8 @@ What is folded, and why (players type names every which way):
 * Quotes of every kind (``" “ ” „ « » 「 」 『 』 ' ’``), ``! ? ! ? . , : ;`` are dropped;
   ``&`` and ``＆`` read as ``and``; dashes and middle dots (``- － ‐ – — · ・``) are word
   separators.
+* The possessive particles 之 的 の are dropped from the key: fan translations and official
+  names swap them freely (抹殺的使徒 = 抹殺の使徒).
 * Spaces are dropped in the key: "Blue-Eyes", "Blue Eyes" and "BlueEyes" are one key, and a
   Korean or Japanese name matches with or without its spaces.
 
@@ -83,9 +85,14 @@ def normalize_words(text: str) -> str:
     return _SPACES_RE.sub(" ", text).strip()
 
 
+# Possessive particles that Chinese fan names and Japanese names swap freely
+# (强引之番兵 / 強引な番兵 ... 抹殺的使徒 / 抹殺の使徒): not part of the key.
+_PARTICLES = str.maketrans("", "", "之的の")
+
+
 def normalize(text: str) -> str:
-    """The comparison key of a name or query: folded, without spaces."""
-    return normalize_words(text).replace(" ", "")
+    """The comparison key of a name or query: folded, without spaces (nor 之 的 の)."""
+    return normalize_words(text).replace(" ", "").translate(_PARTICLES)
 
 
 def script_of(key: str) -> int:
