@@ -1,0 +1,130 @@
+"""``deckcheck card search`` and ``card show`` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.cli import cli
+from deckcheck.lookup import Index
+from tests.test_lookup_real import lookup_home_dir  # noqa: F401  (session fixture)
+
+pytestmark = pytest.mark.realdata
+
+
+@pytest.fixture
+def home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+         tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from deckcheck.carddb import open_db
+
+    monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
+    # Warm the in-process index from a private cache so the shared home is never written.
+    Index.for_db(open_db(), cache_dir=tmp_path_factory.mktemp("card-cmd-cache"))
+    return lookup_home_dir
+
+
+class Ran:
+    def __init__(self, res: Any):
+        self.exit_code: int = res.return_value
+        self.stdout: str = res.stdout
+        self.stderr: str = res.stderr
+
+
+def run(*args: str) -> Ran:
+    res = CliRunner().invoke(cli, ["card", *args], standalone_mode=False, catch_exceptions=False)
+    return Ran(res)
+
+
+def test_search_table_and_exit_code(home: Path) -> None:
+    r = run("search", "ash blossom")
+    assert r.exit_code == 0
+    first = r.stdout.splitlines()[0]
+    assert first.split()[0] == "14558127" and "Ash Blossom & Joyous Spring" in first
+    assert "match(es)" in r.stderr and "match(es)" not in r.stdout
+
+
+def test_search_json_other_script_and_lang(home: Path) -> None:
+    r = run("search", "強欲之壺", "--lang", "ja", "--output", "json", "--limit", "3")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    top = data["matches"][0]
+    got = (top["id"], top["name"], top["how"], top["kind"])
+    assert got == (55144522, "強欲な壺", "exact", "spell")
+    assert len(data["matches"]) <= 3
+
+
+def test_search_without_matches_exits_1(home: Path) -> None:
+    r = run("search", "qqqqzzzzxxxx")
+    assert r.exit_code == 1 and r.stdout == ""
+
+
+def test_show_by_passcode_of_an_alternate(home: Path) -> None:
+    r = run("show", "14558128", "--output", "json")
+    assert r.exit_code == 0
+    info = json.loads(r.stdout)
+    assert info["id"] == 14558127 and 14558128 in info["alternates"]
+    assert info["kind"] == "monster" and "tuner" in info["subtypes"]
+    assert info["names"]["zh-TW"] == ["灰流麗"] and info["names"]["ja"] == ["灰流うらら"]
+    assert "tcg" in info["scopes"]
+
+
+def test_show_text_by_nickname(home: Path) -> None:
+    r = run("show", "imperm")
+    assert r.exit_code == 0
+    assert r.stdout.startswith("Infinite Impermanence  [10045474]")
+    assert "무한포영" in r.stdout
+
+
+def test_show_list_status(home: Path) -> None:
+    r = run("show", "Maxx C", "--output", "json")
+    info = json.loads(r.stdout)
+    try:
+        from deckcheck.formats.store import ListStore  # noqa: F401
+    except ImportError:
+        assert info["lists"] == [] and "unavailable" in info["lists_note"]
+        assert "unavailable" in run("show", "Maxx C").stderr
+        return
+    families = {s["family"]: s for s in info["lists"]}
+    assert families, info
+    for s in families.values():
+        assert s["limit"] in (None, 0, 1, 2, 3) and s["status"]
+
+
+def test_show_ambiguous_lists_candidates_and_exits_1(home: Path) -> None:
+    r = run("show", "岩浆龙")
+    assert r.exit_code == 1
+    assert "ambiguous" in r.stderr
+    ids = {line.split()[0] for line in r.stdout.splitlines()}
+    assert {"41741922", "95833645"} <= ids
+    data = json.loads(run("show", "岩浆龙", "-o", "json").stdout)
+    assert data["status"] == "ambiguous" and len(data["candidates"]) == 2
+
+
+def test_show_unknown_suggests_and_exits_1(home: Path) -> None:
+    r = run("show", "黑森林魔女")  # fan name: one character off, suggestion only
+    assert r.exit_code == 1
+    assert "did you mean" in r.stderr and "78010363" in r.stdout
+
+
+def test_main_returns_codes_without_tracebacks(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deckcheck.cli import main
+
+    assert main(["card", "show", "Pot of Greed"]) == 0
+    assert main(["card", "show", "qqqqzzzz"]) == 1
+    assert main(["card", "search", "x", "--limit", "0"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_works_on_the_builtin_sample() -> None:
+    # isolated_home: nothing installed, the sample card set answers.
+    Index._memo.clear()
+    r = run("search", "Pot of Greed", "-o", "json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["matches"][0]["id"] == 55144522
+    Index._memo.clear()
