@@ -36,8 +36,7 @@ def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMIT
     p = Path(path)
     where = str(path)
     try:
-        if p.is_dir():
-            raise InputError("is a directory, not a deck file", where=where)
+        # No stat before open: opening a directory fails with IsADirectoryError anyway.
         with p.open("rb") as fp:
             return read_stream_bytes(fp, where, limits)
     except FileNotFoundError:
