@@ -137,6 +137,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "side": (0, 6),
         "list_family": "speed",
         "skills": (0, 1),
+        "pool": [],  # the whitelist is the pool: plain OCG/TCG rows carry no Speed scope
     },
     "speed-ocg": {
         "main": (20, 20),
