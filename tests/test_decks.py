@@ -265,6 +265,11 @@ def test_sniffing_by_content(tmp_path: Path) -> None:
     assert d.kind == "ydk" and [f.code for f in d.findings] == ["DC101"]
     assert decks.read_string("  ydke://!!!\n").kind == "ydke"
     assert decks.read_string("89631139\n", source="list.txt").kind == "text"
+    assert decks.read_string("3 Pot of Greed\n", source="list.ydk").kind == "text"
+    assert decks.read_string("abc\n89631139\n", source="d.ydk").kind == "ydk"
+    # Without a name to go by: "3 Name" lines are a decklist, passcode lines a .ydk.
+    assert decks.read_string("3 Pot of Greed\n2 Effect Veiler\n", source="-").kind == "text"
+    assert decks.read_string("89631139 -- Blue-Eyes\n89631139\n", source="-").kind == "ydk"
 
 
 def test_limits_refuse_before_parsing(tmp_path: Path) -> None:

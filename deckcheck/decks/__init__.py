@@ -20,19 +20,20 @@ from deckcheck.model import Deck
 
 __all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sniff", "ydke"]
 
-_YDK_LINE = re.compile(r"\s*(?:[0-9]+(?:[\s#\-/;,|(\[].*)?|[#!].*)?\s*")
+# A passcode line for sniffing: digits alone, or a 5+ digit passcode and a comment after it.
+# "3 Pot of Greed" is a decklist line, not a passcode line.
+_YDK_LINE = re.compile(r"\s*(?:[0-9]+|[0-9]{5,}\s*(?:#|--|//|-\s).*|[#!].*)?\s*")
 _MARKER = re.compile(r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$", re.IGNORECASE)
 
 
 def sniff(lines: list[str], source: str = "") -> str:
     """"ydk" or "text" for the lines of a deck file.
 
-    A ``#main``/``#extra``/``!side`` marker or a ``.ydk`` name means ydk; a ``.txt`` name
-    means text; otherwise ydk when most content lines are passcode lines.
+    A ``.txt`` name means text; a ``#main``/``#extra``/``!side`` marker means ydk; a ``.ydk``
+    name means ydk unless no line is a passcode; otherwise ydk when most content lines are
+    passcode lines.
     """
     suffix = os.path.splitext(source)[1].lower()
-    if suffix == ".ydk":
-        return "ydk"
     if suffix == ".txt":
         return "text"
     ydk_like = other = 0
@@ -46,6 +47,9 @@ def sniff(lines: list[str], source: str = "") -> str:
                 ydk_like += 1
         else:
             other += 1
+    if suffix == ".ydk":
+        # A decklist saved as .ydk (no passcode at all) is still read as names.
+        return "text" if ydk_like == 0 and other > 0 else "ydk"
     return "ydk" if ydk_like > other else "text"
 
 
