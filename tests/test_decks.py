@@ -224,6 +224,10 @@ def test_text_passcodes_are_ids_and_pinned_names() -> None:
     d = decks.read_path(FIX / "counts.txt")
     pot = [(e.card_id, e.count, e.query) for e in d.main if e.card_id is not None]
     assert pot == [(55144522, 1, None), (55144522, 2, None)]
+    d = textmod.parse("Main Deck (2):\r\n2x 12345678 (card not yet registered in database)\r\n")
+    assert [(e.card_id, e.count, e.query) for e in d.entries()] == [(12345678, 2, None)]
+    d = textmod.parse("[main]\n89631139 -- Blue-Eyes\n[extra]\n[side]\n")
+    assert [(e.card_id, e.count, e.query) for e in d.entries()] == [(89631139, 1, None)]
     d = textmod.parse("1 Dark Magician (46986415)\n")
     (e,) = d.entries()
     assert (e.card_id, e.query, e.count) == (46986415, "Dark Magician", 1)

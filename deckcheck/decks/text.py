@@ -57,7 +57,9 @@ _TRAILING = re.compile(
     re.IGNORECASE,
 )
 _TRAILING_CJK = re.compile(rf"(.*?\S)\s*(\d{{1,3}})\s*{_COUNT_SUFFIX}$", re.IGNORECASE)
-_PASSCODE = re.compile(r"\d{5,10}")
+# A passcode, maybe with a note ("12345678 (card not yet registered in database)", as
+# YGOSalvation's list export writes cards it has no name for, or "12345678 -- name").
+_PASSCODE = re.compile(r"(\d{5,10})(?:\s*[(\[].*|\s+(?:#|--|//).*)?")
 # "1 Dark Magician (46986415)": a name with its passcode, as the text writer marks a card
 # (an alternate artwork, a shared name) that the name alone would not give back.
 _ID_SUFFIX = re.compile(r"(.*?\S)\s*[(\[]\s*#?(\d{5,10})\s*[)\]]$")
@@ -146,8 +148,9 @@ def parse_lines(lines: list[str], source: str) -> Deck:
         if pinned is not None:
             target.append(DeckEntry(section, pinned, no, count, name, raw))
             continue
-        if _PASSCODE.fullmatch(name):
-            n = int(name)
+        m = _PASSCODE.fullmatch(name)
+        if m:
+            n = int(m.group(1))
             if n > UINT32_MAX:
                 deck.findings.append(unreadable(section, no, raw, "passcode too large"))
                 continue
