@@ -4,10 +4,10 @@
   card with none of the official scopes (OCG, TCG, Rush, Speed) - anime, custom, illegal,
   video-game-only cards. An unofficial card gets only this finding from this rule.
 * DC405 ``not-in-pool``: the card is outside the format's pool: not on a whitelist list
-  (Rush, Duel Links style lists), or lacking a non-regional scope the format needs
-  (``pool: [rush]``, ``pool: [speed]``).
-* DC501 ``not-in-region``: an official card lacking the format's region scope (``pool`` of
-  ``ocg``/``tcg``), e.g. an OCG-only card in TCG.
+  (Rush, Speed, GOAT style lists), or lacking every scope of the format's ``pool`` when it is
+  not an OCG/TCG card at all (a Rush card in TCG, a TCG card in Rush).
+* DC501 ``not-in-region``: an OCG/TCG card lacking the format's region scope, e.g. an
+  OCG-only card in TCG (``pool: [tcg]``). Skill cards are left to DC303.
 * DC502 ``not-released``: the card's release date in the format's ``release_region`` is after
   the event date, or after the format's ``release_cutoff`` (retro formats). Cards without a
   release date for the region are not judged by date (the database does not know it).
@@ -31,6 +31,7 @@ NAME = "pool"
 
 OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
 REGIONS = {"ocg": Scope.OCG, "tcg": Scope.TCG}
+REGION_BITS = Scope.OCG | Scope.TCG
 _UNOFFICIAL_WHAT = [
     (Scope.PRERELEASE, "a prerelease card"),
     (Scope.ANIME, "an anime card"),
@@ -65,8 +66,10 @@ def _v(code: str, t: Tally, msg: str) -> Violation:
 
 def check(ctx: Context) -> Iterator[Violation]:
     fmt, bl = ctx.fmt, ctx.banlist
-    region_scopes = [REGIONS[s] for s in fmt.pool if s in REGIONS]
-    other_scopes = [s for s in fmt.pool if s not in REGIONS]
+    pool_bits = Scope(0)
+    for name in fmt.pool:
+        pool_bits |= Scope.__members__.get(name.upper(), Scope(0))
+    region_bits = pool_bits & REGION_BITS
     for t in ctx.tallies.values():
         card = t.card
         if card is None:
@@ -82,20 +85,15 @@ def check(ctx: Context) -> Iterator[Violation]:
             and card.id not in bl.limits
         ):
             yield _v("DC405", t, f"not on the list of allowed cards {ctx.list_label()}")
-        if other_scopes and not any(
-            card.scopes & Scope[s.upper()] for s in other_scopes if s.upper() in Scope.__members__
-        ):
-            yield _v(
-                "DC405",
-                t,
-                f"not a {'/'.join(other_scopes)} card, so not in the {fmt.name} card pool",
-            )
-        elif region_scopes and not other_scopes and not any(card.scopes & r for r in region_scopes):
-            have = "/".join(
-                n.upper() for n in card.scopes.names() if n in ("ocg", "tcg", "rush", "speed")
-            )
-            want = "/".join(s.upper() for s in fmt.pool if s in REGIONS)
-            yield _v("DC501", t, f"released only in {have or 'no region'}, not in {want}")
+        if card.kind == "skill":
+            continue  # skill cards sit outside the scope pool; DC303 says where they are allowed
+        if pool_bits and not card.scopes & pool_bits:
+            want = "/".join(s.upper() for s in sorted(fmt.pool))
+            if region_bits and card.scopes & REGION_BITS:
+                have = "/".join(n.upper() for n in card.scopes.names() if n in REGIONS)
+                yield _v("DC501", t, f"released only in {have}, not in {want}")
+            else:
+                yield _v("DC405", t, f"not a {want} card, so not in the {fmt.name} card pool")
         released = release_date(card, fmt.release_region) if fmt.release_region else None
         if released is not None and released > ctx.date:
             yield _v(

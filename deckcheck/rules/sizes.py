@@ -41,9 +41,11 @@ def check(ctx: Context) -> Iterator[Violation]:
         n = counts[section]
         if rng.contains(n):
             continue
+        title = f"{section.capitalize()} Deck"
+        has = f"{title} has {plural(n, 'card', 'cards')}"
         if rng.max == 0:
-            msg = f"{section.capitalize()} Deck has {plural(n, 'card', 'cards')}, but {ctx.fmt.name} has no {section.capitalize()} Deck"
+            msg = f"{has}, but {ctx.fmt.name} has no {title}"
         else:
-            msg = f"{section.capitalize()} Deck has {plural(n, 'card', 'cards')}, but {ctx.fmt.name} needs {rng}"
+            msg = f"{has}, but {ctx.fmt.name} needs {rng}"
         limit = rng.max if rng.max is not None and n > rng.max else rng.min
         yield Violation(_CODE[section], msg, section, None, count=n, limit=limit)

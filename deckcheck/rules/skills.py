@@ -35,7 +35,8 @@ def check(ctx: Context) -> Iterator[Violation]:
         first = found[0][0] if found else None
         yield Violation(
             "DC303",
-            f"the deck has {plural(n, 'skill card', 'skill cards')}, but {ctx.fmt.name} needs {rng}",
+            f"the deck has {plural(n, 'skill card', 'skill cards')}, "
+            f"but {ctx.fmt.name} needs {rng}",
             first.section if first else None,
             first.line if first else None,
             count=n,

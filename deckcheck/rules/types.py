@@ -28,7 +28,8 @@ def check(ctx: Context) -> Iterator[Violation]:
         if hit:
             yield Violation(
                 "DC409",
-                f"{t.label()}: {'/'.join(h.capitalize() for h in hit)} cards are not allowed in {ctx.fmt.name}",
+                f"{t.label()}: {'/'.join(h.capitalize() for h in hit)} cards are not allowed "
+                f"in {ctx.fmt.name}",
                 t.section,
                 t.line,
                 t.canonical,
