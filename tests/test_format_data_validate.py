@@ -19,6 +19,9 @@ import pytest
 from tests.conftest import FIXTURES, REPO
 
 pytest.importorskip("deckcheck.commands.validate", reason="validate command not built yet")
+pytest.importorskip("deckcheck.formats.store", reason="list store not built yet")
+if not hasattr(pytest.importorskip("deckcheck.formats"), "get_format"):
+    pytest.skip("format loader not built yet", allow_module_level=True)
 
 from deckcheck.cli import main  # noqa: E402
 
