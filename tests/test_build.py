@@ -142,3 +142,11 @@ def test_number_at_start_of_a_name(tmp_path: Path) -> None:
     assert code == 0, err
     # An exact name wins over the count reading; "4 Ash Blossom" stays four copies.
     assert sections(out)["main"] == [23771716] * 3 + [ASH] * 4
+
+
+def test_candidates_named_in_lang(tmp_path: Path) -> None:
+    src = tmp_path / "list.txt"
+    src.write_text("1 Doppelganger\n", encoding="utf-8")
+    code, _, err = run(["build", str(src), "-o", str(tmp_path / "d.ydk"), "--lang", "ja"])
+    assert code == 1
+    assert "ドッペル・ゲイナー (66395299)" in err and "コピーキャット (88032456)" in err

@@ -59,7 +59,7 @@ def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
     db = open_db()
     index = Index.for_db(db)
     notes: list[str] = []
-    deck = resolve_deck(deck, db, index, notes)
+    deck = resolve_deck(deck, db, index, notes, lang)
     problems = sorted(
         [*deck.findings, *check_ids(deck, db)], key=lambda f: (f.line is None, f.line or 0)
     )

@@ -60,7 +60,7 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
         from deckcheck.decks.resolve import resolve_deck
 
         notes: list[str] = []
-        deck = resolve_deck(deck, db, index, notes)  # type: ignore[arg-type]
+        deck = resolve_deck(deck, db, index, notes, lang)  # type: ignore[arg-type]
         for note in notes:
             click.echo(f"{deck.source}: note: {note}", err=True)
     if deck.findings:

@@ -16,7 +16,7 @@ from deckcheck.model import Deck, DeckEntry, Finding
 class Resolver(Protocol):
     """What ``resolve_deck`` needs from the lookup index (``lookup.Index`` fits)."""
 
-    def resolve(self, query: str) -> Any: ...
+    def resolve(self, query: str, lang: str | None = None) -> Any: ...
 
 
 def _candidates(res: Any, limit: int = 5) -> tuple[tuple[int, str], ...]:
@@ -93,12 +93,19 @@ def guess_note(entry: DeckEntry, res: Any) -> str | None:
     return f'line {entry.line}: read "{entry.query}" as {top.name} ({top.card_id}, {top.how})'
 
 
-def resolve_deck(deck: Deck, db: Any, index: Resolver, notes: list[str] | None = None) -> Deck:
+def resolve_deck(
+    deck: Deck,
+    db: Any,
+    index: Resolver,
+    notes: list[str] | None = None,
+    lang: str | None = None,
+) -> Deck:
     """A copy of ``deck`` with text entries resolved to passcodes, plus DC102/DC103 findings.
 
     ``db`` is accepted for the layer contract (``resolve_deck(deck, db, lookup)``); ids
     already in the deck are left for validation to check (DC102 there, never twice).
-    ``notes`` (when given) collects a line for each name decided by prefix or fuzzy match.
+    ``notes`` (when given) collects a line for each name decided by prefix or fuzzy match;
+    ``lang`` is the language candidates are named in (matching is in every language).
     """
     del db
     out = replace(deck, main=[], extra=[], side=[], findings=list(deck.findings))
@@ -106,9 +113,10 @@ def resolve_deck(deck: Deck, db: Any, index: Resolver, notes: list[str] | None =
     cache: dict[str, Any] = {}
 
     class _Cached:
-        def resolve(self, query: str) -> Any:
+        def resolve(self, query: str, lang_: str | None = None) -> Any:
+            want = lang_ or lang
             if query not in cache:
-                cache[query] = index.resolve(query)
+                cache[query] = index.resolve(query, want) if want else index.resolve(query)
             return cache[query]
 
     cached = _Cached()
