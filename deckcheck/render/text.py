@@ -31,7 +31,9 @@ class TextRenderer(Renderer):
         if f.line is not None:
             where += f":{f.line}"
         sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
-        return f"{self._c(_DIM, where)} {sev} {f.code} [{f.rule}] {f.message}"
+        # One finding per line, whatever a message holds: grep and people read it that way.
+        message = " ".join(f.message.splitlines())
+        return f"{self._c(_DIM, where)} {sev} {f.code} [{f.rule}] {message}"
 
     def finish(self, summary: Summary) -> None:
         self.err.write(summary_line(summary, self.meta) + "\n")
