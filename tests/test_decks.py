@@ -207,6 +207,13 @@ def test_text_section_headers(line: str, section: str) -> None:
     assert [e.section for e in d.entries()] == [section]
 
 
+def test_text_long_line_and_rush_card_named_fusion() -> None:
+    d = textmod.parse("Fusion\n" + "a" * 301 + "\n")
+    assert [(e.query, e.count) for e in d.entries()] == [("Fusion", 1)]
+    assert [(f.code, f.line) for f in d.findings] == [("DC101", 2)]
+    assert "over 300 characters" in d.findings[0].message
+
+
 def test_text_sub_headers_keep_the_section() -> None:
     d = textmod.parse(
         "Monsters (12)\n1 A\nSpells\n1 B\nTraps:\n1 C\nExtra\n1 D\nSide Deck\nMonster (1)\n1 E\n"

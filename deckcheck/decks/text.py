@@ -27,10 +27,11 @@ _SIDE = (
     "side|side deck|sidedeck|sideboard|side board|副卡组|副卡組|副牌组|副牌組|备牌|"
     "サイドデッキ|サイド|사이드 덱|사이드덱|사이드"
 ).split("|")
-# Card-kind sub-headers: they group cards but do not change the section.
+# Card-kind sub-headers: they group cards but do not change the section. Not "fusion":
+# three Rush Duel cards are called "Fusion".
 _SUB = (
     "monster|monsters|monster cards|spell|spells|spell cards|magic|trap|traps|trap cards|"
-    "spells & traps|spells and traps|fusion|fusions|synchro|synchros|xyz|xyzs|link|links|"
+    "spells & traps|spells and traps|fusions|synchro|synchros|xyz|xyzs|link|links|"
     "ritual|pendulum|extra deck monsters|fusion monsters|synchro monsters|xyz monsters|"
     "link monsters|怪兽|怪獸|怪兽卡|怪獸卡|魔法|魔法卡|陷阱|陷阱卡|モンスター|モンスターカード|"
     "魔法カード|罠|罠カード|몬스터|몬스터 카드|마법|마법 카드|함정|함정 카드"
@@ -41,6 +42,9 @@ HEADERS: dict[str, Section | None] = {
     **{h: "side" for h in _SIDE},
     **{h: None for h in _SUB},
 }
+
+#: Longest line read as a card (the longest name in the real database has 78).
+MAX_LINE = 300
 
 _COUNT_IN_HEADER = re.compile(
     r"[(\[]\s*\d+\s*(?:cards?|枚|张|張|장)?\s*[)\]]|[:\-–]?\s*\d+\s*(?:cards?|枚|张|張|장)?$"
@@ -120,6 +124,9 @@ def parse_lines(lines: list[str], source: str) -> Deck:
     for no, raw in enumerate(lines, 1):
         s = raw.strip()
         if not s or _SEPARATOR.match(s) or s.startswith("//"):
+            continue
+        if len(s) > MAX_LINE:
+            deck.findings.append(unreadable(section, no, raw, f"over {MAX_LINE} characters"))
             continue
         is_header, sec = header(s)
         if is_header:
