@@ -206,3 +206,13 @@ def test_localized_names() -> None:
         deck, BASE, None, CARDS, date=dt.date(2026, 6, 1), names=lambda cid: f"名前{cid}"
     )
     assert "名前100 (100): 4 copies" in report.findings[1].message
+
+
+def test_rules_md_quotes_every_rule_docstring() -> None:
+    import inspect
+
+    text = (Path(__file__).parent.parent / "docs" / "RULES.md").read_text(encoding="utf-8")
+    for module in RULES.values():
+        assert inspect.cleandoc(module.__doc__ or "") in text, module.__name__
+    for code in CODES:
+        assert f"| {code} |" in text
