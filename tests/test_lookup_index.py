@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckcheck.lookup import Index
 from deckcheck.lookup import index as index_mod
@@ -220,3 +222,16 @@ def test_one_official_card_beats_anime_versions_of_the_name(ix: Index) -> None:
     r = ix.resolve("Mirror Twin")
     assert (r.status, r.card_id) == ("found", 601)
     assert {m.card_id for m in r.candidates} == {601, 602, 603}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=30))
+def test_any_text_gets_a_verdict(text: str) -> None:
+    ix = _IX
+    r = ix.resolve(text)
+    assert r.status in ("found", "ambiguous", "unknown")
+    assert (r.card_id is not None) == (r.status == "found")
+    assert len(ix.search(text, limit=3)) <= 3
+
+
+_IX = Index.build(FakeDB(), nick_path=NICKS)

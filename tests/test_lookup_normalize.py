@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckcheck.lookup.normalize import normalize, normalize_words, script_of, t2s_table
 
@@ -68,3 +70,11 @@ def test_script_classes(text: str, script: int) -> None:
 
 def test_possessive_particles_are_not_part_of_the_key() -> None:
     assert normalize("抹殺的使徒") == normalize("抹殺の使徒") == normalize("抹杀之使徒")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40))
+def test_normalize_is_idempotent_and_spaceless(text: str) -> None:
+    key = normalize(text)
+    assert normalize(key) == key
+    assert not any(ch.isspace() for ch in key)

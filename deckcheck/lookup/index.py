@@ -42,7 +42,7 @@ from deckcheck.lookup.records import Match, Resolution
 from deckcheck.model import UNOFFICIAL, Scope
 
 #: Bump when the cached layout changes.
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 #: Lowest fuzzy score that is shown as a suggestion.
 SUGGEST_CUTOFF = 60.0

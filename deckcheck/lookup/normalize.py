@@ -92,7 +92,10 @@ _PARTICLES = str.maketrans("", "", "之的の")
 
 def normalize(text: str) -> str:
     """The comparison key of a name or query: folded, without spaces (nor 之 的 の)."""
-    return normalize_words(text).replace(" ", "").translate(_PARTICLES)
+    key = normalize_words(text).replace(" ", "").translate(_PARTICLES)
+    # Dropping a space can bring a combining mark next to a letter (NFKC of "¯" is
+    # space + macron): compose again so the key is stable.
+    return unicodedata.normalize("NFC", key)
 
 
 def script_of(key: str) -> int:
