@@ -73,6 +73,7 @@ def test_passcode_finds_the_card_and_alternates_report_the_main_card(ix: Index) 
     r = ix.resolve("203")
     assert (r.status, r.card_id, r.candidates[0].how) == ("found", 201, "id")
     assert ix.resolve("999").status == "unknown"
+    assert ix.resolve("１０１").card_id == 101  # full-width digits
 
 
 def test_exact_name_in_any_language_and_script(ix: Index) -> None:

@@ -391,8 +391,8 @@ class Index:
     # ------------------------------------------------------------------ the steps
 
     def _id_match(self, query: str) -> Match | None:
-        s = query.strip()
-        if not s.isdigit() or len(s) > 10:
+        s = unicodedata.normalize("NFKC", query).strip()  # full-width digits too
+        if not (s.isascii() and s.isdigit()) or len(s) > 10:
             return None
         t = self._ids.get(int(s))
         if t is None:
