@@ -1,0 +1,386 @@
+"""Fetching upstream files: conditional HTTP with retries, size caps, checks, and a small cache.
+
+A file is downloaded to a staging folder and checked there (SQLite with ``datas``/``texts``, or
+an lflist with at least one ``!`` list); nothing reaches the cache until every file is checked,
+so a failed update leaves cache, state, database and lists as they were.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import quote
+
+from deckcheck import __version__, paths
+from deckcheck.errors import DataError
+from deckcheck.update.sources import Component, Source
+
+TIMEOUT = 30.0  # seconds per connect/read
+RETRIES = 3  # attempts after the first for transient failures
+BACKOFF = 1.0  # first delay; doubles per attempt (1, 2, 4 s)
+_CHUNK = 1 << 16
+STATE_VERSION = 1
+
+Status = Literal["new", "changed", "unchanged", "missing"]
+
+
+def state_path() -> Path:
+    return paths.cache_dir() / "update-state.json"
+
+
+def downloads_dir() -> Path:
+    return paths.cache_dir() / "downloads"
+
+
+def load_state() -> dict[str, Any]:
+    """``{"files": {url: {...http meta, sha256, cached}}, "installed": {key: {...}}}``."""
+    try:
+        data = json.loads(state_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"version": STATE_VERSION, "files": {}, "installed": {}}
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        return {"version": STATE_VERSION, "files": {}, "installed": {}}
+    data.setdefault("files", {})
+    data.setdefault("installed", {})
+    return data
+
+
+def save_state(state: dict[str, Any]) -> None:
+    """Atomic write: a crash never leaves half a state file."""
+    p = state_path()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".update-state-", dir=p.parent)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(state, f, indent=1, sort_keys=True)
+    os.replace(tmp, p)
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_file(path: Path, comp: Component, where: str) -> None:
+    """Raise DataError unless ``path`` is a plausible file of ``comp``'s kind (offline)."""
+    size = path.stat().st_size
+    if size == 0:
+        raise DataError("empty file", where=where)
+    if size > comp.max_bytes:
+        raise DataError(f"{size} bytes is over the {comp.max_bytes} byte cap", where=where)
+    if comp.kind == "lists":
+        _check_lflist(path, where)
+    else:
+        _check_cdb(path, comp, where)
+
+
+def _check_cdb(path: Path, comp: Component, where: str) -> None:
+    with path.open("rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise DataError("corrupt download: not an SQLite database", where=where)
+    uri = f"file:{quote(str(path.absolute()))}?mode=ro&immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+            missing = [t for t in ("datas", "texts") if t not in tables]
+            if missing:
+                raise DataError(
+                    f"corrupt download: not a cards.cdb (no table {', '.join(missing)})",
+                    where=where,
+                )
+            conn.execute("SELECT count(*) FROM texts").fetchone()
+            ok = conn.execute("PRAGMA quick_check").fetchone()
+            if not ok or ok[0] != "ok":
+                raise DataError(f"corrupt download: SQLite check says {ok[0]!r}", where=where)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise DataError(f"corrupt download: {exc}", where=where) from None
+
+
+def _check_lflist(path: Path, where: str) -> None:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DataError("corrupt download: list is not UTF-8 text", where=where) from None
+    if "\x00" in text:
+        raise DataError("corrupt download: list holds binary data", where=where)
+    if not any(line.startswith("!") and line[1:].strip() for line in text.splitlines()):
+        raise DataError("corrupt download: no '!name' list in this lflist.conf", where=where)
+
+
+# --------------------------------------------------------------------------- fetching
+
+
+@dataclass(slots=True)
+class Fetched:
+    """One upstream file after download (or reuse): where its checked bytes are now."""
+
+    comp: Component
+    location: str  # URL or mirror path
+    status: Status
+    path: Path | None = None  # staged or cached file to import (None: missing optional)
+    staged: bool = False  # True: a new download to move into the cache on commit
+    sha256: str = ""
+    size: int = 0
+    meta: dict[str, Any] = field(default_factory=dict)  # etag, last_modified
+    note: str = ""
+
+
+class _Transient(Exception):
+    """A failure worth retrying (5xx, connection drop, timeout, truncation)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class _Missing(Exception):
+    pass
+
+
+def _reason(exc: BaseException) -> str:
+    inner = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+    if isinstance(inner, ConnectionRefusedError):
+        return "connection refused (no server at that address, or no network)"
+    if isinstance(inner, socket.gaierror):
+        return "cannot resolve the host name (no network or DNS failure)"
+    if isinstance(inner, (TimeoutError, socket.timeout)):
+        return f"timed out after {TIMEOUT:g} s"
+    if isinstance(inner, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return "the server closed the connection"
+    if isinstance(inner, http.client.IncompleteRead):
+        return "truncated download: the connection ended early"
+    if isinstance(inner, OSError) and inner.strerror:
+        return f"network error: {inner.strerror}"
+    return f"network error: {inner}"
+
+
+class Fetcher:
+    """Downloads components into a staging folder, reusing the cache when upstream agrees."""
+
+    def __init__(
+        self,
+        source: Source,
+        state: dict[str, Any],
+        staging: Path,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        retries: int | None = None,
+        backoff: float | None = None,
+        timeout: float | None = None,
+        progress: bool | None = None,
+    ):
+        self.source = source
+        self.state = state
+        self.staging = staging
+        self.sleep = sleep
+        self.retries = RETRIES if retries is None else retries
+        self.backoff = BACKOFF if backoff is None else backoff
+        self.timeout = TIMEOUT if timeout is None else timeout
+        self.progress = sys.stderr.isatty() if progress is None else progress
+        self.requests = 0  # HTTP requests sent, for the summary
+
+    # -- public
+
+    def fetch(self, comp: Component) -> Fetched:
+        location = self.source.locate(comp)
+        if self.source.directory is not None:
+            return self._from_dir(comp, location)
+        return self._from_url(comp, location)
+
+    # -- directory mirror: read in place
+
+    def _from_dir(self, comp: Component, location: str) -> Fetched:
+        p = Path(location)
+        if not p.is_file():
+            if comp.required:
+                raise DataError("required file missing from the source directory", where=location)
+            return Fetched(comp, location, "missing", note="optional file not in the mirror")
+        check_file(p, comp, location)
+        sha = sha256_of(p)
+        return Fetched(comp, location, self._status(comp, sha), p, False, sha, p.stat().st_size)
+
+    def _status(self, comp: Component, sha: str) -> Status:
+        old = self.state["installed"].get(comp.key)
+        if old is None:
+            return "new"
+        return "unchanged" if old.get("sha256") == sha else "changed"
+
+    # -- HTTP
+
+    def _cached(self, comp: Component, url: str) -> tuple[dict[str, Any], Path] | None:
+        entry = self.state["files"].get(url)
+        if not entry:
+            return None
+        p = downloads_dir() / comp.key
+        if not p.is_file() or p.stat().st_size != entry.get("size"):
+            return None  # cache lost or changed behind our back: fetch in full
+        return entry, p
+
+    def _from_url(self, comp: Component, url: str) -> Fetched:
+        cached = self._cached(comp, url)
+        attempt = 0
+        while True:
+            try:
+                return self._attempt(comp, url, cached)
+            except _Missing:
+                if comp.required:
+                    raise DataError("HTTP 404 Not Found (required file)", where=url) from None
+                return Fetched(comp, url, "missing", note="optional file not found upstream")
+            except _Transient as exc:
+                if attempt >= self.retries:
+                    raise DataError(exc.message, where=url) from None
+                delay = self.backoff * (2**attempt)
+                attempt += 1
+                print(
+                    f"deckcheck: note: {url}: {exc.message}; retry {attempt}/{self.retries} "
+                    f"in {delay:g} s",
+                    file=sys.stderr,
+                )
+                self.sleep(delay)
+
+    def _attempt(
+        self, comp: Component, url: str, cached: tuple[dict[str, Any], Path] | None
+    ) -> Fetched:
+        headers = {"User-Agent": f"deckcheck/{__version__}"}
+        if cached is not None:
+            entry = cached[0]
+            if entry.get("etag"):
+                headers["If-None-Match"] = entry["etag"]
+            if entry.get("last_modified"):
+                headers["If-Modified-Since"] = entry["last_modified"]
+        req = urllib.request.Request(url, headers=headers)
+        self.requests += 1
+        try:
+            resp = urllib.request.urlopen(req, timeout=self.timeout)  # noqa: S310 (http/https only)
+        except urllib.error.HTTPError as exc:
+            exc.close()
+            if exc.code == 304 and cached is not None:
+                entry, p = cached
+                sha = str(entry["sha256"])
+                return Fetched(
+                    comp, url, self._status(comp, sha), p, False, sha, int(entry["size"]),
+                    {k: entry.get(k) for k in ("etag", "last_modified")}, "not modified",
+                )
+            if exc.code == 404:
+                raise _Missing() from None
+            msg = f"HTTP {exc.code} {exc.reason}"
+            if exc.code >= 500 or exc.code == 429:
+                raise _Transient(msg) from None
+            raise DataError(msg, where=url) from None
+        except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
+            raise _Transient(_reason(exc)) from None
+        with resp:
+            return self._receive(comp, url, resp)
+
+    def _receive(self, comp: Component, url: str, resp: Any) -> Fetched:
+        length_hdr = resp.headers.get("Content-Length")
+        expected = int(length_hdr) if length_hdr and length_hdr.isdigit() else None
+        if expected is not None and expected > comp.max_bytes:
+            raise DataError(
+                f"{expected} bytes is over the {comp.max_bytes} byte cap for this file", where=url
+            )
+        target = self.staging / comp.key
+        target.parent.mkdir(parents=True, exist_ok=True)
+        h = hashlib.sha256()
+        got = 0
+        name = comp.key
+        try:
+            with target.open("wb") as out:
+                while True:
+                    chunk = resp.read(_CHUNK)
+                    if not chunk:
+                        break
+                    got += len(chunk)
+                    if got > comp.max_bytes:
+                        raise DataError(
+                            f"more than {comp.max_bytes} bytes: over the cap for this file",
+                            where=url,
+                        )
+                    h.update(chunk)
+                    out.write(chunk)
+                    self._show(name, got, expected)
+        except (OSError, http.client.HTTPException) as exc:
+            raise _Transient(_reason(exc)) from None
+        finally:
+            self._show_done()
+        if expected is not None and got != expected:
+            raise _Transient(f"truncated download: got {got} of {expected} bytes")
+        check_file(target, comp, url)
+        sha = h.hexdigest()
+        meta = {
+            "etag": resp.headers.get("ETag"),
+            "last_modified": resp.headers.get("Last-Modified"),
+        }
+        return Fetched(comp, url, self._status(comp, sha), target, True, sha, got, meta)
+
+    def _show(self, name: str, got: int, expected: int | None) -> None:
+        if not self.progress:
+            return
+        if expected:
+            pct = 100 * got // expected
+            bar = "#" * (pct // 5)
+            sys.stderr.write(f"\r{name[-40:]:40} [{bar:20}] {pct:3d}%")
+        else:
+            sys.stderr.write(f"\r{name[-40:]:40} {got // 1024} KiB")
+        sys.stderr.flush()
+
+    def _show_done(self) -> None:
+        if self.progress:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def commit_downloads(fetched: list[Fetched], state: dict[str, Any]) -> None:
+    """Move staged downloads into the cache and remember their HTTP validators."""
+    now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+    for f in fetched:
+        if f.path is None or f.comp.kind is None:
+            continue
+        if f.staged:
+            dest = downloads_dir() / f.comp.key
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(f.path), dest)
+            f.path = dest
+            f.staged = False
+        if f.location.startswith(("http://", "https://")):
+            state["files"][f.location] = {
+                "etag": f.meta.get("etag"),
+                "last_modified": f.meta.get("last_modified"),
+                "sha256": f.sha256,
+                "size": f.size,
+                "checked_at": now,
+            }
+
+
+def http_date(value: str | None) -> str | None:
+    """An HTTP date header as ISO 8601 (UTC), or None."""
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).astimezone(dt.UTC).isoformat()
+    except (TypeError, ValueError):
+        return None
