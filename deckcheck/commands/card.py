@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DataError
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DataError, DeckcheckError
 
 LANG_ORDER = ["en", "ja", "ja_reading", "ko", "ko_reading", "zh-CN", "zh-TW",
               "de", "fr", "it", "es", "pt"]
@@ -110,6 +110,9 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
     if res.status != "found" or res.card_id is None:
         return _not_found(res, output)
     cid = res.card_id
+    ref = card_ref.strip()
+    if ref.isascii() and ref.isdigit() and db.get(int(ref)) is not None:
+        cid = int(ref)  # a passcode asked for is shown as itself (the index reports its card)
     c = db.get(cid)
     if c is None:  # pragma: no cover - the index is built from this database
         raise DataError(f"card {cid} is in the lookup index but not in the database")
@@ -120,7 +123,7 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
     statuses, note = _statuses(canonical)
     info: dict[str, Any] = {
         "id": cid,
-        "name": index.display_name(cid, lang),
+        "name": db.name(cid, lang or "en"),
         "canonical": canonical,
         "alias_kind": c.alias_kind,
         "alternates": db.alternates(canonical),
@@ -193,5 +196,5 @@ def _statuses(canonical: int) -> tuple[list[dict[str, Any]], str | None]:
                         "effective": bl.effective.isoformat(), "limit": limit,
                         "status": status})
         return out, None
-    except DataError as exc:
+    except DeckcheckError as exc:  # a broken list file must not hide the card itself
         return [], f"list status unavailable: {exc}"
