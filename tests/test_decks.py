@@ -405,6 +405,25 @@ def test_to_text_keeps_order_and_reads_back() -> None:
     ]
 
 
+def test_to_text_pins_names_that_would_misread() -> None:
+    class Odd:
+        def name(self, card_id: int, lang: str = "en") -> str:
+            return {1: "7", 2: "Battle x 2", 3: "Main Deck", 4: "7 Colored Fish"}[card_id]
+
+    d = Deck("x", main=[DeckEntry("main", i, None, 2) for i in (1, 2, 3, 4)])
+    out = write.to_text(d, Odd())
+    assert out.splitlines()[1:] == [
+        "2 7 (00000001)",
+        "2 Battle x 2 (00000002)",
+        "2 Main Deck",  # a count in front: a card line, not a header
+        "2 7 Colored Fish",
+    ]
+    back = textmod.parse(out)
+    assert [(e.card_id, e.count) for e in back.entries() if e.card_id] == [(1, 2), (2, 2)]
+    assert [e.query for e in back.entries()][2:] == ["Main Deck", "7 Colored Fish"]
+    assert back.findings == []
+
+
 def test_writers_refuse_unresolved_entries() -> None:
     d = textmod.parse("3 Nonexistent Card\n", source="l.txt")
     for fn in (write.to_ydk, write.to_ydke):

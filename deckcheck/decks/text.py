@@ -50,9 +50,10 @@ _COUNT_IN_HEADER = re.compile(
     r"[(\[]\s*\d+\s*(?:cards?|枚|张|張|장)?\s*[)\]]|[:\-–]?\s*\d+\s*(?:cards?|枚|张|張|장)?$"
 )
 _COUNT_SUFFIX = r"(?:张|張|枚|장|cards?)"
-# "3 Name", "3x Name", "3 x Name", "3×灰流丽", "3张 灰流丽"; "3 Xyz …" is 3 × "Xyz …".
+# "3 Name", "3x Name", "3 x Name", "3×灰流丽", "3张灰流丽", "3장 하루 우라라"; "3 Xyz …" is
+# 3 × "Xyz …". A counter word must touch the digits: "2 장미의 요정" is 2 × "장미의 요정".
 _LEADING = re.compile(
-    r"(\d{1,3})(?:\s*[x×*]\s+|[×*]|\s*(?:张|張|枚|장)\s*|\s+)(\S.*)$", re.IGNORECASE
+    r"(\d{1,3})(?:\s*[x×*]\s+|[×*]|(?:张|張|枚)\s*|장\s+|\s+)(\S.*)$", re.IGNORECASE
 )
 _LEADING_X = re.compile(r"[x×*](\d{1,3})\s+(\S.*)$", re.IGNORECASE)
 _TRAILING = re.compile(
@@ -72,7 +73,21 @@ _COUNT_ONLY = re.compile(r"[x×*]?\d{1,4}[x×*]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[-=_*~#]{3,}$")
 
 
-_COUNT_FORMS = ((_LEADING, 1, 2), (_LEADING_X, 1, 2), (_TRAILING, 2, 1), (_TRAILING_CJK, 2, 1))
+_COUNT_FORMS = ((_TRAILING, 2, 1), (_TRAILING_CJK, 2, 1), (_LEADING, 1, 2), (_LEADING_X, 1, 2))
+
+
+# Full-width digits, brackets and the ideographic space that CJK lists use around counts,
+# folded to ASCII (not "Ｘ": "ＴＧＸ３００" is a name). The rest of a name is kept as written,
+# not NFKC'd: it is quoted back to the user, and the lookup normalizes on its own.
+_FOLD = str.maketrans(
+    "０１２３４５６７８９＊（）［］：\u3000",
+    "0123456789*()[]: ",
+)
+
+
+def fold(text: str) -> str:
+    """``text`` with the count-related full-width characters folded to ASCII."""
+    return text.translate(_FOLD)
 
 
 def header(stripped: str) -> tuple[bool, Section | None]:
@@ -88,7 +103,11 @@ def header(stripped: str) -> tuple[bool, Section | None]:
 
 
 def split_count(text: str) -> tuple[int, str] | None:
-    """(count, name) of a card line, or None when no count is written (count 1)."""
+    """(count, name) of a card line, or None when no count is written (count 1).
+
+    A count after the name wins over a number before it: in "7 Colored Fish x2" the 7 is
+    part of the name.
+    """
     for rx, ci, ni in _COUNT_FORMS:
         m = rx.match(text)
         if m:
@@ -102,7 +121,7 @@ def whole_name(raw: str) -> str | None:
     The reader takes "7 Colored Fish" as 7 × "Colored Fish"; the resolver tries this
     reading when that one does not find a card.
     """
-    s = unicodedata.normalize("NFKC", raw).strip()
+    s = fold(raw).strip()
     m = re.match(r"\d{1,3}\s+\S", s)
     if not m:
         return None
@@ -112,7 +131,7 @@ def whole_name(raw: str) -> str | None:
 
 def whole_count(raw: str) -> int:
     """Copies written after the name in a line read by ``whole_name`` (1 when none)."""
-    s = unicodedata.normalize("NFKC", raw).strip()
+    s = fold(raw).strip()
     tail = _TRAILING.match(s) or _TRAILING_CJK.match(s)
     return int(tail.group(2)) if tail else 1
 
@@ -137,14 +156,17 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             if not deck.entries():
                 deck.comments.append(s)
             continue
-        # NFKC folds full-width digits and "×"-like forms that CJK lists use for counts.
-        t = _BULLET.sub("", unicodedata.normalize("NFKC", s))
+        t = _BULLET.sub("", fold(s))
         pinned: int | None = None
         m = _ID_SUFFIX.match(t)
         if m and int(m.group(2)) <= UINT32_MAX:
             t, pinned = m.group(1), int(m.group(2))
         got = split_count(t)
         count, name = got if got else (1, t)
+        if pinned is not None and name:
+            # The passcode decides; the name may be anything, even "7".
+            deck.section(section).append(DeckEntry(section, pinned, no, count, name, raw))
+            continue
         if not name or _COUNT_ONLY.fullmatch(name):
             deck.findings.append(unreadable(section, no, raw, "a count without a card name"))
             continue
@@ -152,9 +174,6 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             deck.findings.append(unreadable(section, no, raw, "count 0"))
             continue
         target = deck.section(section)
-        if pinned is not None:
-            target.append(DeckEntry(section, pinned, no, count, name, raw))
-            continue
         m = _PASSCODE.fullmatch(name)
         if m:
             n = int(m.group(1))

@@ -114,20 +114,29 @@ def to_text(
                 out.append(f"{n} {card_id:08d}")
                 continue
             label = _one_line(label)
-            if index is not None and not _gives_back(index, label, card_id, cache):
-                label = f"{label} ({card_id})"
+            if not _reads_back(n, label) or (
+                index is not None and not _gives_back(index, label, card_id, cache)
+            ):
+                label = f"{label} ({card_id:08d})"
             out.append(f"{n} {label}")
     return "\n".join(out) + "\n"
 
 
-def _gives_back(index: Any, label: str, card_id: int, cache: dict[str, int | None]) -> bool:
-    from deckcheck.decks.text import split_count
+def _reads_back(n: int, label: str) -> bool:
+    """True when the line "n label" reads back as n copies of "label" (names such as "7"
+    or "Battle x 2" do not, and get their passcode beside them)."""
+    from deckcheck.decks.text import fold, parse_lines
 
+    d = parse_lines([f"{n} {label}"], "")
+    es = d.entries()
+    return not d.findings and len(es) == 1 and es[0].count == n and es[0].query == fold(label)
+
+
+def _gives_back(index: Any, label: str, card_id: int, cache: dict[str, int | None]) -> bool:
     if label not in cache:
         res = index.resolve(label)
         cache[label] = res.card_id if res.status == "found" else None
-    # A name that itself reads as a count ("7 Colored Fish") is pinned too.
-    return cache[label] == card_id and split_count(label) is None
+    return cache[label] == card_id
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> None:
