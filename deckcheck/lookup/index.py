@@ -42,7 +42,7 @@ from deckcheck.lookup.records import Match, Resolution
 from deckcheck.model import UNOFFICIAL, Scope
 
 #: Bump when the cached layout changes.
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 #: Lowest fuzzy score that is shown as a suggestion.
 SUGGEST_CUTOFF = 60.0
@@ -141,10 +141,8 @@ class Index:
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
-        self._canon: dict[int, int] = data["canon"]
         self._cards: array[int] = data["cards"]  # distinct cards, sorted
         self._card_start: array[int] = data["card_start"]  # entries sorted by card
-        self._card_order: array[int] = data["card_order"]
         self._joined: str | None = None
         self._offsets: array[int] | None = None
 
@@ -186,7 +184,10 @@ class Index:
             return None
         if not isinstance(data, dict) or data.get("key") != key:
             return None
-        return cls(data)
+        try:
+            return cls(data)
+        except KeyError:  # written by another layout under the same key: rebuild
+            return None
 
     def _save(self, path: Path) -> None:
         # Atomic: write beside the target, then replace; stale indexes of older databases go.
@@ -212,7 +213,6 @@ class Index:
         """Build the index from ``db.iter_names()`` (and the nicknames file, when present)."""
         target_of: dict[int, int] = {}
         official: set[int] = set()
-        canon: dict[int, int] = {}  # card -> the card it is "treated as" (Rush reprints …)
 
         def target(card_id: int) -> int:
             got = target_of.get(card_id)
@@ -231,8 +231,6 @@ class Index:
                     # to a player (e.g. Dark Magician 36996508 -> 46986414).
                     if main is not None and main.name == card.name:
                         t = card.canonical
-                    else:
-                        canon[card_id] = card.canonical
                 if _is_official(card):
                     official.add(t)
             target_of[card_id] = t
@@ -323,10 +321,8 @@ class Index:
             "nick": nick,
             "ids": ids,
             "official": official,
-            "canon": canon,
             "cards": cards,
             "card_start": card_start,
-            "card_order": array("i", range(len(cards))),
         }
         return cls(data)
 
