@@ -12,7 +12,10 @@ import pytest
 from deckcheck import decks
 from deckcheck.decks import write, ydke
 from deckcheck.decks.resolve import resolve_deck
-from deckcheck.model import Deck
+from deckcheck.decks.source import Limits
+from deckcheck.model import Deck, DeckEntry
+
+NO_LIMITS = Limits(max_bytes=1 << 30, max_lines=1 << 30)
 
 pytestmark = pytest.mark.realdata
 
@@ -126,3 +129,36 @@ def test_text_in_other_languages_resolves(
         resolved = resolve_deck(decks.read_string(listing, "l.txt"), db, index)  # type: ignore[arg-type]
         assert resolved.findings == [], lang
         assert _flat(resolved) == _flat(deck), lang
+
+
+@pytest.mark.slow
+def test_every_real_card_name_survives_a_text_list(cards_home: Path) -> None:
+    """Every name of every language in the real database, written by the text writer and
+    read back, gives the same name and count (or its passcode, where the writer pinned it)."""
+    import sqlite3
+
+    from deckcheck.decks.text import fold
+
+    con = sqlite3.connect(cards_home / "cards.sqlite3")
+    names = sorted({n for (n,) in con.execute("SELECT DISTINCT name FROM names WHERE kind='name'")})
+    con.close()
+    assert len(names) > 100_000
+    by_id = {i + 100_000: n for i, n in enumerate(names)}
+
+    class Names:
+        def name(self, card_id: int, lang: str = "en") -> str:
+            return by_id[card_id]
+
+    deck = Deck("x", main=[DeckEntry("main", i, None, 2) for i in by_id])
+    back = decks.read_string(write.to_text(deck, Names()), "all.txt", limits=NO_LIMITS)
+    assert back.findings == []
+    assert len(back.main) == len(by_id)
+    pinned = 0
+    for want_id, e in zip(by_id, back.main, strict=True):
+        assert e.count == 2
+        if e.card_id is not None:
+            assert e.card_id == want_id
+            pinned += 1
+        else:
+            assert e.query == fold(" ".join(by_id[want_id].split()))
+    assert pinned < 20  # only odd names ("7", "Battle x 2") need their passcode
