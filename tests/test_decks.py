@@ -73,6 +73,12 @@ def test_ydk_messy_lines() -> None:
     assert "too large" in d.findings[2].message
 
 
+def test_unreadable_line_quoted_on_one_line() -> None:
+    d = ydk.parse("#main\nab\u2028c\x85d\x1be\n")
+    (f,) = d.findings
+    assert f.message == 'line 2 cannot be read (not a passcode): "ab\\u2028c\\x85d\\x1be"'
+
+
 def test_ydk_uint32_bounds() -> None:
     d = ydk.parse("#main\n4294967295\n4294967296\n")
     assert ids(d, "main") == [4294967295]

@@ -22,7 +22,8 @@ _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"
 
 def unreadable(section: Section, line_no: int, raw: str, reason: str) -> Finding:
     """The DC101 finding for one line (shared by the text reader)."""
-    shown = raw.strip()
+    # Control characters and Unicode line breaks are escaped: the message is one line.
+    shown = "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in raw.strip())
     if len(shown) > 80:
         shown = shown[:77] + "..."
     return Finding(
