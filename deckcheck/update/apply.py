@@ -1,9 +1,10 @@
 """One update, all or nothing: download and check every file, then build, then swap in.
 
 Order matters for "never a broken database": (1) every file is downloaded and checked; (2) the
-card database is built beside the installed one and the lists are imported into a copy of the
-lists folder; (3) only then are both swapped in. A failure before (3) changes nothing the user
-sees; the whole run holds the import lock.
+card database is built beside the installed one and swapped in (the old one kept aside); (3)
+the lists are imported into a copy of the lists folder, named through the new cards, and
+swapped in. A failure anywhere puts the old database back, so nothing the user sees changes;
+the whole run holds the import lock.
 """
 
 from __future__ import annotations
@@ -149,17 +150,27 @@ def _apply(
     from deckcheck.carddb.importer import import_files
 
     new_db = home / ".cards-update.sqlite3"
+    old_db = home / ".cards-previous.sqlite3"
     new_lists = home / ".banlists-update"
     old_lists = home / ".banlists-old"
+    db_path = paths.database_path()
     progress = sys.stderr.isatty()
-    for leftover in (new_db,):
+    for leftover in (new_db, old_db):
         leftover.unlink(missing_ok=True)
     for d in (new_lists, old_lists):
         shutil.rmtree(d, ignore_errors=True)
+    had_db = db_path.is_file()
+    swapped_db = False
     try:
         if want_cards:
             cdbs = [f.path for f in files if f.comp.kind in ("cards", "names") and f.path]
             import_files(cdbs, db_path=new_db, dialect="edopro", progress=progress)
+            # The list importer names cards through the installed database, so the new one
+            # goes in first; the old one stays linked as old_db to roll back to.
+            if had_db:
+                _keep(db_path, old_db)
+            os.replace(new_db, db_path)
+            swapped_db = True
         if import_lflists is not None:
             if paths.lists_dir().is_dir():
                 shutil.copytree(paths.lists_dir(), new_lists, symlinks=True)
@@ -167,15 +178,20 @@ def _apply(
                 new_lists.mkdir(parents=True)
             confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
             import_lflists(confs, dest=new_lists)
-        # Everything is built: swap in (renames within one folder, so each step is atomic).
-        if want_cards:
-            os.replace(new_db, paths.database_path())
-        if import_lflists is not None:
+            # renames within one folder: the lists folder is always whole
             if paths.lists_dir().exists():
                 os.replace(paths.lists_dir(), old_lists)
             os.replace(new_lists, paths.lists_dir())
+    except BaseException:
+        if swapped_db:
+            if had_db:
+                os.replace(old_db, db_path)
+            else:
+                db_path.unlink(missing_ok=True)
+        raise
     finally:
-        new_db.unlink(missing_ok=True)
+        for f_ in (new_db, old_db):
+            f_.unlink(missing_ok=True)
         shutil.rmtree(new_lists, ignore_errors=True)
         shutil.rmtree(old_lists, ignore_errors=True)
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
@@ -197,6 +213,14 @@ def _apply(
             "installed_at": now,
         }
     download.save_state(state)
+
+
+def _keep(src: Path, dest: Path) -> None:
+    """``dest`` becomes a second name of ``src`` (a copy where hard links are not possible)."""
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
 
 
 def installed_sources() -> dict[str, dict[str, Any]]:
