@@ -23,23 +23,10 @@ FULL = {
 }
 
 
-@pytest.fixture(scope="module")
-def _home_dir(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from deckcheck.carddb.importer import import_files
-
-    home = tmp_path_factory.mktemp("build-home")
-    cdbs = [
-        shared_data / "cards" / "cards.cdb",
-        *sorted((shared_data / "locales").glob("*/cards.cdb")),
-    ]
-    import_files(cdbs, db_path=home / "cards.sqlite3")
-    return home
-
-
 @pytest.fixture(autouse=True)
-def cards_home(_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DECKCHECK_HOME", str(_home_dir))
-    return _home_dir
+def _real(real_home: Path) -> Path:
+    """Every build test runs on the real card database (session-built, read-only)."""
+    return real_home
 
 
 def run(args: Sequence[str], stdin: str | None = None) -> tuple[int, str, str]:

@@ -78,7 +78,7 @@ def test_input_errors_are_one_line_exit_2(
 
 @pytest.mark.realdata
 def test_text_round_trip_through_the_cli(
-    cards_home: Path, shared_data: Path, tmp_path: Path
+    real_home: Path, shared_data: Path, tmp_path: Path
 ) -> None:
     src = shared_data / "decks" / GOUKI
     code, listing, _ = run(["convert", str(src), "--to", "text", "--lang", "ja"])
@@ -91,22 +91,3 @@ def test_text_round_trip_through_the_cli(
     text = out.read_text(encoding="utf-8")
     assert "\n# " in text  # name comments on their own lines
     assert flat(decks.read_path(out)) == flat(decks.read_path(src))
-
-
-@pytest.fixture(scope="module")
-def _cards_home_dir(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from deckcheck.carddb.importer import import_files
-
-    home = tmp_path_factory.mktemp("convert-home")
-    cdbs = [
-        shared_data / "cards" / "cards.cdb",
-        *sorted((shared_data / "locales").glob("*/cards.cdb")),
-    ]
-    import_files(cdbs, db_path=home / "cards.sqlite3")
-    return home
-
-
-@pytest.fixture
-def cards_home(_cards_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DECKCHECK_HOME", str(_cards_home_dir))
-    return _cards_home_dir

@@ -73,25 +73,8 @@ def test_ydk_ydke_ydk_round_trip(real_decks: list[tuple[str, Deck]]) -> None:
         assert decks.read_string(url).kind == "ydke"
 
 
-@pytest.fixture(scope="module")
-def cards_home(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # Only the card database is needed here, not the imported lists of `real_home`.
-    from deckcheck.carddb.importer import import_files
-
-    home = tmp_path_factory.mktemp("decks-cards-home")
-    cdbs = [
-        shared_data / "cards" / "cards.cdb",
-        *sorted((shared_data / "locales").glob("*/cards.cdb")),
-    ]
-    import_files(cdbs, db_path=home / "cards.sqlite3")
-    return home
-
-
 @pytest.fixture
-def db_and_index(
-    cards_home: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[object, object]]:
-    monkeypatch.setenv("DECKCHECK_HOME", str(cards_home))
+def db_and_index(real_home: Path) -> Iterator[tuple[object, object]]:
     from deckcheck.carddb import open_db
     from deckcheck.lookup import Index
 
@@ -132,14 +115,14 @@ def test_text_in_other_languages_resolves(
 
 
 @pytest.mark.slow
-def test_every_real_card_name_survives_a_text_list(cards_home: Path) -> None:
+def test_every_real_card_name_survives_a_text_list(real_home: Path) -> None:
     """Every name of every language in the real database, written by the text writer and
     read back, gives the same name and count (or its passcode, where the writer pinned it)."""
     import sqlite3
 
     from deckcheck.decks.text import fold
 
-    con = sqlite3.connect(cards_home / "cards.sqlite3")
+    con = sqlite3.connect(f"file:{real_home / 'cards.sqlite3'}?mode=ro", uri=True)
     names = sorted({n for (n,) in con.execute("SELECT DISTINCT name FROM names WHERE kind='name'")})
     con.close()
     assert len(names) > 100_000
