@@ -212,7 +212,7 @@ def import_lflists(
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
             print(f"deckcheck: note: {conflict.message()}", file=sys.stderr)
-    from deckcheck.formats.store import write_atomic
+    from deckcheck.formats.store import seed_cache, write_atomic
 
     for (fam, eff), (b, notes) in sorted(chosen.items()):
         path = target / fam / f"{eff.isoformat()}.yaml"
@@ -226,6 +226,8 @@ def import_lflists(
         else:
             write_atomic(path, text)
             result.written.append(path)
+            if target.resolve() == _paths.lists_dir().resolve():
+                seed_cache(path, replace(b, path=str(path)))
         result.lists.append(replace(b, path=str(path)))
         result.notes.extend(notes)
     return result

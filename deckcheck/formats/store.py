@@ -147,6 +147,29 @@ def _parse_date(text: str, what: str) -> dt.date:
         raise DataError(f"{what}: {text!r} is not a date (YYYY-MM-DD)") from None
 
 
+def blob_name(path: Path) -> str | None:
+    """Cache file name of one compiled list file: its stat and the card database's stat."""
+    st = _stat_key(path)
+    if st is None:
+        return None
+    raw = json.dumps([CACHE_VERSION, st, _stat_key(paths.database_path())])
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+def seed_cache(path: Path, b: Banlist) -> None:
+    """Record a list the importer just wrote, so the store need not parse its YAML again."""
+    blob = blob_name(path)
+    if blob is None:
+        return
+    body = banlist_to_dict(b)
+    body["path"] = str(path)
+    try:
+        text = json.dumps(body, ensure_ascii=False)
+        write_atomic(paths.cache_dir() / "lists" / f"{blob}.json", text)
+    except OSError:
+        pass
+
+
 def _db_if_installed() -> Any:
     if not paths.database_path().is_file():
         return None
@@ -208,13 +231,26 @@ class ListStore:
         return self._meta
 
     def _compile(self, files: list[Path], key: list[Any]) -> list[dict[str, Any]]:
-        from deckcheck.formats import schema
-
-        db = _db_if_installed()
-        by_slot: dict[tuple[str, str], dict[str, Any]] = {}
-        bodies: dict[str, dict[str, Any]] = {}
+        # Incremental: each file's compiled body is cached under its own (path, mtime, size)
+        # and the database stat, so only new or changed files go through yaml + pydantic.
+        db: Any = None
+        by_slot: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        store = self.cache_dir / "lists"
+        writable = True
         for f in files:
-            body = schema.list_dict(f, db=db)
+            blob = blob_name(f)
+            body = _read_json(store / f"{blob}.json") if blob else None
+            if not isinstance(body, dict):
+                from deckcheck.formats import schema
+
+                if db is None:
+                    db = _db_if_installed() or False
+                body = schema.list_dict(f, db=db or None)
+                if blob and writable:
+                    try:
+                        write_atomic(store / f"{blob}.json", json.dumps(body, ensure_ascii=False))
+                    except OSError:
+                        writable = False  # read-only home: keep the lists in memory only
             want = (f.parent.name, f.stem)
             if (body["family"], body["effective"]) != want:
                 raise DataError(
@@ -222,18 +258,9 @@ class ListStore:
                     f"{want[0]}/{want[1]}.yaml; rename the file or fix the keys",
                     where=str(f),
                 )
-            by_slot[want] = body  # later folders win
-            bodies[str(f)] = body
+            by_slot[want] = (blob or "", body)  # later folders win
         meta = []
-        store = self.cache_dir / "lists"
-        writable = True
-        for (_fam, _eff), body in sorted(by_slot.items()):
-            blob = hashlib.sha1(json.dumps(key).encode() + body["path"].encode()).hexdigest()[:16]
-            if writable:
-                try:
-                    write_atomic(store / f"{blob}.json", json.dumps(body, ensure_ascii=False))
-                except OSError:
-                    writable = False  # read-only home: keep the compiled lists in memory only
+        for (_fam, _eff), (blob, body) in sorted(by_slot.items()):
             meta.append(
                 {
                     "name": body["name"],
@@ -243,14 +270,13 @@ class ListStore:
                     "blob": blob,
                 }
             )
+            self._loaded[blob or body["path"]] = banlist_from_dict(body)
         if writable:
             try:
                 write_atomic(self._index_path(), json.dumps({"key": key, "lists": meta}))
                 self._prune(store, {m["blob"] for m in meta})
             except OSError:
                 pass
-        for m in meta:
-            self._loaded[m["blob"]] = banlist_from_dict(bodies[m["path"]])
         return meta
 
     def _prune(self, store: Path, keep: set[str]) -> None:
@@ -269,7 +295,7 @@ class ListStore:
                     pass
 
     def _load(self, m: dict[str, Any]) -> Banlist:
-        got = self._loaded.get(m["blob"])
+        got = self._loaded.get(m["blob"] or m["path"])
         if got is None:
             body = _read_json(self.cache_dir / "lists" / f"{m['blob']}.json")
             if not isinstance(body, dict):
