@@ -613,3 +613,42 @@ def test_directory_source_installs(
         assert os.listdir(paths.lists_dir())
     finally:
         shutil.rmtree(changed)
+
+
+def test_first_install_failing_list_step_leaves_no_database(
+    installed: Installed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """No database before: a failed list step removes the new one again (no half install)."""
+    from deckcheck.update import apply
+
+    def broken_lists(paths_: Any, dest: Path) -> None:
+        raise DataError("list import failed on purpose")
+
+    monkeypatch.setattr(apply, "_lflist_importer", lambda: broken_lists)
+    home = tmp_path / "fresh"
+    monkeypatch.setenv("DECKCHECK_HOME", str(home))
+    assert main(["update", "--source", str(installed.mirror.root)]) == 2
+    assert "list import failed on purpose" in capsys.readouterr().err
+    assert not (home / "cards.sqlite3").exists() and not (home / "banlists").exists()
+    assert load_state()["installed"] == {}
+
+
+def test_env_source_and_only_lists(
+    installed: Installed, updated_copy: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DECKCHECK_SOURCE", installed.mirror.url)
+    assert main(["update", "--only", "lists", "--dry-run", "-o", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {f["kind"] for f in out["files"]} == {"lists"}
+    assert out["source"] == installed.mirror.url
+    requested = {p for p, _ in installed.mirror.requests}
+    assert requested and all(p.endswith("lflist.conf") for p in requested)
+    assert out["cards_updated"] is False
+
+
+def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["update", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "Examples:" in out and "deckcheck update --source" in out and "--dry-run" in out
