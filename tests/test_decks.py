@@ -247,7 +247,9 @@ def test_text_passcodes_are_ids_and_pinned_names() -> None:
 
 
 def test_text_comments_separators_skipped_and_bad_lines_reported() -> None:
-    d = textmod.parse("# my deck\n// note\n-----\n3\nx3\n3x\n0 Pot of Greed\nPot of Greed\n")
+    d = textmod.parse(
+        "# my deck\n// note\n-----\n3\nx3\n3x\n0 Pot of Greed (55144522)\nPot of Greed\n"
+    )
     assert [e.query for e in d.entries()] == ["Pot of Greed"]
     assert d.comments == ["# my deck"]
     assert [(f.code, f.line) for f in d.findings] == [

@@ -163,15 +163,15 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             t, pinned = m.group(1), int(m.group(2))
         got = split_count(t)
         count, name = got if got else (1, t)
+        if count < 1:
+            deck.findings.append(unreadable(section, no, raw, "count 0"))
+            continue
         if pinned is not None and name:
             # The passcode decides; the name may be anything, even "7".
             deck.section(section).append(DeckEntry(section, pinned, no, count, name, raw))
             continue
         if not name or _COUNT_ONLY.fullmatch(name):
             deck.findings.append(unreadable(section, no, raw, "a count without a card name"))
-            continue
-        if count < 1:
-            deck.findings.append(unreadable(section, no, raw, "count 0"))
             continue
         target = deck.section(section)
         m = _PASSCODE.fullmatch(name)
