@@ -184,8 +184,9 @@ def tiny_mirror(tmp_path: Path) -> Path:
 
 def _fetcher(base: str, staging: Path, sleeps: list[float] | None = None, **kw: Any) -> Fetcher:
     rec = sleeps if sleeps is not None else []
+    kw.setdefault("timeout", 5)
     return Fetcher(resolve_source(base), load_state(), staging, sleep=rec.append, progress=False,
-                   backoff=0.5, timeout=5, **kw)
+                   backoff=0.5, **kw)
 
 
 # --------------------------------------------------------------------------- sources
@@ -652,3 +653,24 @@ def test_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["update", "--help"]) == 0
     out = capsys.readouterr().out
     assert "Examples:" in out and "deckcheck update --source" in out and "--dry-run" in out
+
+
+def test_timeout_is_one_clear_error(tmp_path: Path) -> None:
+    """A server that accepts the connection and never answers."""
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(1)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}"
+        sleeps: list[float] = []
+        with pytest.raises(DataError, match=r"timed out after 0\.3 s") as exc:
+            _fetcher(url, tmp_path / "s", sleeps, retries=1, timeout=0.3).fetch(
+                _comp("cards.cdb")
+            )
+    assert exc.value.where == f"{url}/Own/Repo/cards.cdb" and sleeps == [0.5]
+
+
+def test_dns_failure_reason() -> None:
+    import urllib.error
+
+    err = urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+    assert download._reason(err) == "cannot resolve the host name (no network or DNS failure)"

@@ -161,14 +161,14 @@ class _Missing(Exception):
     pass
 
 
-def _reason(exc: BaseException) -> str:
+def _reason(exc: BaseException, timeout: float = TIMEOUT) -> str:
     inner = exc.reason if isinstance(exc, urllib.error.URLError) else exc
     if isinstance(inner, ConnectionRefusedError):
         return "connection refused (no server at that address, or no network)"
     if isinstance(inner, socket.gaierror):
         return "cannot resolve the host name (no network or DNS failure)"
     if isinstance(inner, (TimeoutError, socket.timeout)):
-        return f"timed out after {TIMEOUT:g} s"
+        return f"timed out after {timeout:g} s"
     if isinstance(inner, (ConnectionResetError, http.client.RemoteDisconnected)):
         return "the server closed the connection"
     if isinstance(inner, http.client.IncompleteRead):
@@ -292,7 +292,7 @@ class Fetcher:
                 raise _Transient(msg) from None
             raise DataError(msg, where=url) from None
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
-            raise _Transient(_reason(exc)) from None
+            raise _Transient(_reason(exc, self.timeout)) from None
         with resp:
             return self._receive(comp, url, resp)
 
@@ -324,7 +324,7 @@ class Fetcher:
                     out.write(chunk)
                     self._show(name, got, expected)
         except (OSError, http.client.HTTPException) as exc:
-            raise _Transient(_reason(exc)) from None
+            raise _Transient(_reason(exc, self.timeout)) from None
         finally:
             self._show_done()
         if expected is not None and got != expected:
@@ -358,7 +358,7 @@ def commit_downloads(fetched: list[Fetched], state: dict[str, Any]) -> None:
     """Move staged downloads into the cache and remember their HTTP validators."""
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
     for f in fetched:
-        if f.path is None or f.comp.kind is None:
+        if f.path is None:
             continue
         if f.staged:
             dest = downloads_dir() / f.comp.key
