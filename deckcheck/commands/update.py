@@ -27,7 +27,7 @@ downloaded again. On any failure nothing is changed and the exit code is 2.""",
 )
 @click.option("--source", "source", metavar="URL|DIR", help="Mirror base URL or directory.")
 @click.option("--only", type=click.Choice(["cards", "lists"]), help="Update only one part.")
-@click.option("--dry-run", is_flag=True, help="Say which files are new or changed; install nothing.")
+@click.option("--dry-run", is_flag=True, help="Report new or changed files; install nothing.")
 @click.option("--force", is_flag=True, help="Rebuild even when nothing changed.")
 @click.option(
     "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
@@ -48,7 +48,8 @@ def update(source: str | None, only: str | None, dry_run: bool, force: bool, out
         click.echo(f"deckcheck: note: {note}", err=True)
     changed = sum(f.status in ("new", "changed") for f in result.files)
     verb = "would update" if dry_run else "updated"
-    parts = [p for p, on in (("cards", result.cards_updated), ("lists", result.lists_updated)) if on]
+    done = (("cards", result.cards_updated), ("lists", result.lists_updated))
+    parts = [p for p, on in done if on]
     what = f"{verb} {' and '.join(parts)}" if parts else "nothing to install"
     click.echo(
         f"deckcheck: {what}: {changed} new or changed file(s) of {len(result.files)}, "
