@@ -81,19 +81,60 @@ def test_show_text_by_nickname(home: Path) -> None:
     assert "무한포영" in r.stdout
 
 
-def test_show_list_status(home: Path) -> None:
-    r = run("show", "Maxx C", "--output", "json")
-    info = json.loads(r.stdout)
-    try:
-        from deckcheck.formats.store import ListStore  # noqa: F401
-    except ImportError:
-        assert info["lists"] == [] and "unavailable" in info["lists_note"]
-        assert "unavailable" in run("show", "Maxx C").stderr
-        return
-    families = {s["family"]: s for s in info["lists"]}
-    assert families, info
-    for s in families.values():
-        assert s["limit"] in (None, 0, 1, 2, 3) and s["status"]
+class FakeStore:
+    """Two families: a blacklist naming Maxx "C", and a whitelist that does not."""
+
+    def __init__(self) -> None:
+        import datetime as dt
+
+        from deckcheck.model import Banlist
+
+        self._lists = {
+            "tcg": [
+                Banlist("old TCG", "tcg", dt.date(2020, 1, 1), limits={23434538: 1}),
+                Banlist("new TCG", "tcg", dt.date(2026, 5, 1), limits={23434538: 0}),
+            ],
+            "speed": [Banlist("Speed", "speed", dt.date(2025, 7, 1), mode="whitelist",
+                              limits={55144522: 3})],
+            "empty": [],
+        }
+
+    def families(self) -> list[str]:
+        return list(self._lists)
+
+    def lists(self, family: str) -> list[Any]:
+        return self._lists[family]
+
+
+def test_show_status_in_the_newest_list_of_each_family(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.formats import store
+
+    monkeypatch.setattr(store.ListStore, "default", classmethod(lambda cls: FakeStore()))
+    info = json.loads(run("show", "Maxx C", "--output", "json").stdout)
+    got = {s["family"]: (s["list"], s["limit"], s["status"]) for s in info["lists"]}
+    assert got == {
+        "tcg": ("new TCG", 0, "Forbidden"),
+        "speed": ("Speed", 0, "not in the pool (whitelist)"),
+    }
+    text = run("show", "Maxx C").stdout
+    assert "new TCG (2026-05-01): Forbidden" in text
+
+
+def test_a_broken_list_store_is_a_note_not_a_failure(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.errors import DataError
+    from deckcheck.formats import store
+
+    def broken(cls: Any) -> Any:
+        raise DataError("entries[3]: bad limit", where="ocg/2023-01-01.yaml")
+
+    monkeypatch.setattr(store.ListStore, "default", classmethod(broken))
+    r = run("show", "Maxx C")
+    assert r.exit_code == 0 and "Maxx" in r.stdout
+    assert "list status unavailable" in r.stderr and "ocg/2023-01-01.yaml" in r.stderr
 
 
 def test_show_ambiguous_lists_candidates_and_exits_1(home: Path) -> None:

@@ -533,11 +533,17 @@ class Index:
             return ranked()
         if len(key) >= MIN_INFIX[script]:
             offer(self._infix(key, lang))
-        # Pass 1 with the cutoff that can still decide (narrow length window, fast); the wide
-        # suggestion pass only when that found too little.
-        first = self._fuzzy(key, lang, limit, DECIDE[script] - MARGIN[script])
+        # Fuzzy in widening passes; a higher cut-off means a narrower length window (faster).
+        # 1. cut-off DECIDE: a best score of DECIDE + MARGIN or more decides already, since
+        #    any rival within the margin scores DECIDE or more and is in this pass;
+        # 2. cut-off DECIDE - MARGIN: every rival that could block a decision;
+        # 3. the wide suggestion pass only when nothing decides (or search wants more).
+        decide, margin = DECIDE[script], MARGIN[script]
+        first = self._fuzzy(key, lang, limit, decide)
+        if not (stop_early and max((f.score for f in first), default=0.0) >= decide + margin):
+            first = self._fuzzy(key, lang, limit, decide - margin)
         offer(first)
-        decided = any(f.score >= DECIDE[script] for f in first)
+        decided = any(f.score >= decide for f in first)
         if not decided or (not stop_early and len(best) < limit):
             offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
         if not stop_early and not decided:
