@@ -1,0 +1,303 @@
+"""List and format YAML: schema errors, safe loading, the store's date logic, references,
+cache, and format loading (extends, cycles, unknown ids)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from deckcheck import paths
+from deckcheck.errors import DataError, DeckcheckError, InputError
+from deckcheck.formats import get_format, load_formats
+from deckcheck.formats.schema import load_yaml
+from deckcheck.formats.store import ListStore, load_list_file, name_key
+from tests.conftest import FIXTURES, REPO
+
+LF = FIXTURES / "lflist"
+
+
+def write_list(root: Path, family: str, day: str, body: str = "", name: str | None = None) -> Path:
+    p = root / family / f"{day}.yaml"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(
+        f'name: "{name or day + " " + family.upper()}"\nfamily: {family}\neffective: {day}\n'
+        + (body or "entries:\n  - {id: 55144522, name: Pot of Greed, limit: 0}\n"),
+        encoding="utf-8",
+    )
+    return p
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> ListStore:
+    root = tmp_path / "lists"
+    for day in ("2025-01-01", "2025-04-07", "2025-06-02"):
+        write_list(root, "tcg", day)
+    write_list(root, "ocg", "2025-04-01", name="2025.04 OCG")
+    return ListStore([root], cache_dir=tmp_path / "cache")
+
+
+# --------------------------------------------------------------------------- schema errors
+
+
+@pytest.mark.parametrize(
+    "body, key, reason",
+    [
+        ("entries:\n  - {id: 1, limit: 4}\n", "entries[0].limit", "must be 0–3"),
+        ("entries:\n  - {id: 1, limit: 0}\n  - {id: 2, limit: -1}\n", "entries[1].limit", "0–3"),
+        ("entries:\n  - {limit: 0}\n", "entries[0]", "exactly one of 'id'"),
+        ("entries: []\ncolour: red\n", "colour", "unknown key"),
+        ("mode: greylist\n", "mode", "'blacklist' or 'whitelist'"),
+        ("groups:\n  - {name: g, cards: [1]}\n", "groups[0].limit", "required key missing"),
+    ],
+)
+def test_schema_errors_name_file_key_and_reason(
+    tmp_path: Path, body: str, key: str, reason: str
+) -> None:
+    p = write_list(tmp_path, "tcg", "2026-05-01", body)
+    with pytest.raises(DataError) as err:
+        load_list_file(str(p))
+    assert err.value.where == str(p)
+    assert f"{key}: " in err.value.message and reason in err.value.message
+
+
+def test_entry_extra_keys_for_humans_are_allowed(tmp_path: Path) -> None:
+    body = "entries:\n  - {id: 55144522, limit: 0, seed_name: 强欲之壶, seed_line: 3}\n"
+    p = write_list(tmp_path, "tcg", "2026-05-01", body)
+    assert load_list_file(str(p)).limits == {55144522: 0}
+
+
+def test_malformed_yaml_names_the_line(tmp_path: Path) -> None:
+    p = tmp_path / "bad.yaml"
+    p.write_text("name: x\nentries:\n  - {id: 1, limit: 0\n  - foo\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_yaml(p)
+    assert err.value.where is not None and err.value.where.startswith(f"{p}:")
+    assert "malformed YAML" in err.value.message
+
+
+def test_alias_bomb_is_refused(tmp_path: Path) -> None:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 9):
+        prev = chr(ord("a") + i - 1)
+        cur = chr(ord("a") + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    p = tmp_path / "bomb.yaml"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_yaml(p)
+    assert "aliases" in err.value.message and err.value.where == f"{p}:2"
+
+
+def test_anchor_like_text_in_quotes_still_loads(tmp_path: Path) -> None:
+    p = tmp_path / "ok.yaml"
+    p.write_text('names: ["*star", "&and"]\n', encoding="utf-8")
+    assert load_yaml(p) == {"names": ["*star", "&and"]}
+
+
+def test_deep_nesting_and_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 200 + "]" * 200 + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="nested"):
+        load_yaml(deep)
+    from deckcheck.formats import schema
+
+    monkeypatch.setattr(schema, "MAX_YAML_BYTES", 10)
+    with pytest.raises(InputError, match="more than 10"):
+        load_yaml(deep)
+
+
+def test_card_names_resolve_through_the_card_database(tmp_path: Path) -> None:
+    # No database installed: the built-in sample card set resolves the names.
+    body = 'entries:\n  - {card: "Pot of Greed", limit: 0}\n  - {card: "Maxx \\"C\\"", limit: 1}\n'
+    b = load_list_file(str(write_list(tmp_path, "tcg", "2026-05-01", body)))
+    assert b.limits == {55144522: 0, 23434538: 1}
+    assert b.names[55144522] == "Pot of Greed"
+
+
+def test_unknown_card_name_is_a_clear_error(tmp_path: Path) -> None:
+    body = 'entries:\n  - {id: 1, limit: 0}\n  - {card: "Zzyzx Qwerty Not A Card", limit: 0}\n'
+    p = write_list(tmp_path, "tcg", "2026-05-01", body)
+    with pytest.raises(DataError) as err:
+        load_list_file(str(p))
+    assert "entries[1].card" in str(err.value) and "Zzyzx Qwerty Not A Card" in str(err.value)
+
+
+# --------------------------------------------------------------------------- store
+
+
+def test_in_force_boundaries(store: ListStore) -> None:
+    def eff(day: str) -> str | None:
+        b = store.in_force("tcg", dt.date.fromisoformat(day))
+        return b.effective.isoformat() if b else None
+
+    assert eff("2024-12-31") is None
+    assert eff("2025-01-01") == "2025-01-01"
+    assert eff("2025-04-06") == "2025-01-01"
+    assert eff("2025-04-07") == "2025-04-07"
+    assert eff("2025-06-01") == "2025-04-07"
+    assert eff("2030-01-01") == "2025-06-02"
+    assert store.in_force("goat", dt.date(2030, 1, 1)) is None
+
+
+def test_lists_get_families(store: ListStore) -> None:
+    assert store.families() == ["ocg", "tcg"]
+    assert [b.effective.isoformat() for b in store.lists("tcg")] == [
+        "2025-01-01", "2025-04-07", "2025-06-02"
+    ]  # fmt: skip
+    got = store.get("tcg", dt.date(2025, 4, 7))
+    assert got is not None and got.name == "2025-04-07 TCG"
+    assert store.get("tcg", dt.date(2025, 4, 8)) is None
+
+
+def test_resolve_family_at_date_name_and_paths(store: ListStore, tmp_path: Path) -> None:
+    assert store.resolve("tcg@2025-05-01").effective == dt.date(2025, 4, 7)
+    assert store.resolve("TCG@2025-06-02").effective == dt.date(2025, 6, 2)
+    assert store.resolve("2025.4 ocg").name == "2025.04 OCG"  # YGOPro-style, any case
+    assert store.resolve("2025.04 OCG").family == "ocg"
+    assert store.resolve("tcg", dt.date(2025, 2, 1)).effective == dt.date(2025, 1, 1)
+    y = store.resolve(str(store.dirs[0] / "tcg" / "2025-01-01.yaml"))
+    assert y.limits == {55144522: 0}
+    one = store.resolve(str(LF / "speed.lflist.conf"))
+    assert one.family == "speed" and one.mode == "whitelist" and len(one.groups) == 3
+    picked = store.resolve(f"{LF / 'two-lists.lflist.conf'}#2024.04 ocg")
+    assert picked.name == "2024.4 OCG" and picked.limits == {55144522: 0}
+
+
+@pytest.mark.parametrize(
+    "ref, words",
+    [
+        ("tcg@2024-01-01", "oldest installed one"),
+        ("goat@2024-01-01", "installed families: ocg, tcg"),
+        ("tcg@01/02/2025", "not a date"),
+        ("2099.01 TCG", "unknown list"),
+        ("nope.yaml", "not found"),
+        (str(LF / "two-lists.lflist.conf"), "holds 2 lists"),
+        (f"{LF / 'two-lists.lflist.conf'}#1999 X", "no list named"),
+    ],
+)
+def test_resolve_errors(store: ListStore, ref: str, words: str) -> None:
+    with pytest.raises(DeckcheckError) as err:
+        store.resolve(ref, dt.date(2026, 1, 1))
+    assert words in str(err.value)
+
+
+def test_name_key() -> None:
+    assert name_key("2025.04  TCG") == name_key("2025.4 tcg") == "2025.4 tcg"
+    assert name_key("2011.03.01") == name_key("2011.3.1")
+
+
+def test_cache_is_used_and_refreshed_when_a_file_changes(store: ListStore, tmp_path: Path) -> None:
+    assert store.in_force("tcg", dt.date(2025, 5, 1)) is not None
+    cached = list((tmp_path / "cache").glob("lists-*.json"))
+    assert len(cached) == 1
+    p = store.dirs[0] / "tcg" / "2025-04-07.yaml"
+    p.write_text(p.read_text().replace("limit: 0", "limit: 1"), encoding="utf-8")
+    os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns + 10**9))
+    fresh = ListStore(store.dirs, cache_dir=tmp_path / "cache")
+    b = fresh.in_force("tcg", dt.date(2025, 5, 1))
+    assert b is not None and b.limits == {55144522: 1}
+
+
+def test_file_name_must_match_family_and_date(tmp_path: Path) -> None:
+    p = write_list(tmp_path / "l", "tcg", "2025-01-01")
+    p.rename(p.with_name("2025-01-02.yaml"))
+    with pytest.raises(DataError, match="rename the file"):
+        ListStore([tmp_path / "l"], cache_dir=tmp_path / "c").families()
+
+
+def test_user_lists_join_the_builtin_ones(isolated_home: Path) -> None:
+    write_list(paths.lists_dir(), "tcg", "2025-04-07")
+    store = ListStore.default()
+    assert "tcg" in store.families() and "dm6" in store.families()
+
+
+def test_warm_store_imports_neither_yaml_nor_pydantic(isolated_home: Path) -> None:
+    write_list(paths.lists_dir(), "tcg", "2025-04-07")
+    code = (
+        "import sys, datetime as dt\n"
+        "from deckcheck.formats import ListStore, get_format\n"
+        "b = ListStore.default().in_force('tcg', dt.date(2026, 1, 1))\n"
+        "f = get_format('tcg')\n"
+        "print(b.name, f.id, 'yaml' in sys.modules, 'pydantic' in sys.modules)\n"
+    )
+    env = {**os.environ, "DECKCHECK_HOME": str(isolated_home)}
+
+    def run() -> str:
+        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, check=True,
+                             capture_output=True, text=True)  # fmt: skip
+        return out.stdout.strip()
+
+    assert run() == "2025-04-07 TCG tcg True True"  # cold: compiles the YAML
+    assert run() == "2025-04-07 TCG tcg False False"  # warm: json only
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def test_shipped_formats_load() -> None:
+    formats = load_formats()
+    assert {"tcg", "ocg", "speed", "goat", "genesys"} <= set(formats)
+    tcg = formats["tcg"]
+    assert tcg.main.min == 40 and tcg.main.max == 60 and tcg.list_family == "tcg"
+    assert tcg.pool == frozenset({"tcg"})
+
+
+def _fmt(path: Path, text: str) -> Path:
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_extends_overrides_and_changes(tmp_path: Path) -> None:
+    f = _fmt(tmp_path / "house.yaml", (
+        "id: house\nname: House\nextends: tcg\nmain: {min: 40, max: 40}\n"
+        "changes:\n  - since: 2026-01-01\n    set: {copies: 1, banned_types: [link]}\n"
+    ))  # fmt: skip
+    house = get_format("house", extra_files=[f])
+    assert house.main.max == 40 and house.list_family == "tcg" and house.extra.max == 15
+    assert house.at(dt.date(2025, 12, 31)).copies == 3
+    later = house.at(dt.date(2026, 1, 1))
+    assert later.copies == 1 and later.banned_types == frozenset({"link"})
+
+
+def test_user_format_folder(isolated_home: Path) -> None:
+    paths.formats_dir().mkdir(parents=True)
+    _fmt(paths.formats_dir() / "mine.yaml", "id: mine\nname: Mine\nextends: ocg\ncopies: 2\n")
+    assert get_format("mine").copies == 2
+
+
+def test_extends_cycle_and_unknown_parent(tmp_path: Path) -> None:
+    a = _fmt(tmp_path / "a.yaml", "id: ca\nname: A\nextends: cb\n")
+    b = _fmt(tmp_path / "b.yaml", "id: cb\nname: B\nextends: ca\n")
+    with pytest.raises(DataError, match="cycle"):
+        load_formats([a, b])
+    c = _fmt(tmp_path / "c.yaml", "id: cc\nname: C\nextends: nowhere\n")
+    with pytest.raises(DataError, match="unknown format 'nowhere'"):
+        load_formats([c])
+
+
+def test_format_schema_errors(tmp_path: Path) -> None:
+    f = _fmt(tmp_path / "bad.yaml", "id: bad\nname: Bad\nmain: {min: 40, max: 30}\nsize: 3\n")
+    with pytest.raises(DataError) as err:
+        load_formats([f])
+    assert err.value.where == str(f.resolve())
+    assert "main: max is smaller than min" in err.value.message
+    assert "size: unknown key" in err.value.message
+
+
+def test_unknown_format_lists_known_ids() -> None:
+    with pytest.raises(DataError) as err:
+        get_format("nonesuch")
+    assert "known formats:" in str(err.value) and "tcg" in str(err.value)
+
+
+def test_format_cache_round_trip(isolated_home: Path) -> None:
+    first = load_formats()
+    assert list(paths.cache_dir().glob("formats-*.json"))
+    assert load_formats() == first
+    assert json.loads(next(paths.cache_dir().glob("formats-*.json")).read_text())["key"]
