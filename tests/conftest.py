@@ -62,7 +62,17 @@ def real_home_dir(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -
     import_files(cdbs, db_path=home / "cards.sqlite3")
     pi = shared_data / "banlists" / "projectignis-lflists"
     confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
-    import_lflists(confs, dest=home / "banlists")
+    # Import the lists with this home's card database installed, so that their ids are
+    # canonical (alternate artworks merged) as they are for a user who installed both.
+    saved = os.environ.get("DECKCHECK_HOME")
+    os.environ["DECKCHECK_HOME"] = str(home)
+    try:
+        import_lflists(confs, dest=home / "banlists")
+    finally:
+        if saved is None:
+            os.environ.pop("DECKCHECK_HOME", None)
+        else:
+            os.environ["DECKCHECK_HOME"] = saved
     return home
 
 
