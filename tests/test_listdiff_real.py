@@ -141,6 +141,8 @@ def test_diff_markdown_golden(real_home: Path) -> None:
     assert "### Newly Forbidden (4)" in out
     assert "### Forbidden → Limited (4)" in out
     assert "| Splash Mage | 59859086 | Unlimited | Forbidden |" in out
+    # Real names hold markdown: "Maliss <P> Dormouse" must not become an HTML tag.
+    assert "| Maliss \\<P\\> Dormouse | 32061192 | Semi-Limited | Limited |" in out
     assert "| Number 67: Pair-a-Dice Smasher | 35772782 | Unlimited | Forbidden |" in out
 
 
@@ -237,8 +239,10 @@ def test_history_all_families_pot_of_greed(real_home: Path, shared_data: Path) -
     # Traditional: Forbidden cards are Limited instead.
     trad = [f for f in fams if "trad" in f]
     assert trad and {e["status"] for e in fams[trad[0]]} == {"Limited"}
-    # Families whose lists never name the card are left out.
-    assert "rush" not in fams
+    # Families whose lists never name the card are left out (Speed Duel pools lack it).
+    speed = shared_data / "banlists" / "projectignis-lflists" / "Speed"
+    assert all(POT_OF_GREED not in parse_conf(p) for p in speed.glob("*.lflist.conf"))
+    assert "speed" not in fams
 
 
 def test_history_unknown_name_exits_1_with_a_message(real_home: Path) -> None:

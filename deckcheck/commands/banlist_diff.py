@@ -220,7 +220,7 @@ def _read_deck(path: Path, db: Any) -> Deck:
         from deckcheck.decks.resolve import resolve_deck
         from deckcheck.lookup import Index
 
-        deck = resolve_deck(deck, db, Index.for_db(db)) or deck
+        deck = resolve_deck(deck, db, Index.for_db(db))
     return deck
 
 
@@ -248,7 +248,13 @@ def _sorted(changes: Sequence[CardChange], namer: Namer) -> list[CardChange]:
 
 
 def _summary(result: ListDiff) -> str:
-    parts = [f"{len(cs)} {title}" for title, cs in _sections(result)]
+    # "4 newly Forbidden, 1 Limited → Semi-Limited, 9 no longer on the list"
+    words = {"Newly ": "newly ", "No longer on the list (Unlimited)": "no longer on the list"}
+    parts = []
+    for title, cs in _sections(result):
+        for old, new in words.items():
+            title = title.replace(old, new)
+        parts.append(f"{len(cs)} {title}")
     if result.points:
         parts.append(f"{len(result.points)} points changes")
     if result.groups:
@@ -576,6 +582,8 @@ def _name_in_lists(store: Any, card_id: int, histories: Sequence[FamilyHistory])
 def _note(e: HistoryEntry) -> str:
     if e.previous is not None and e.previous.state != e.state:
         return f"was {e.previous.status}"
+    if e.first and e.last:
+        return "only list"
     if e.first:
         return "first list"
     return "latest list"
