@@ -69,10 +69,11 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         home = args.home or Path(tmp)
+        # Set first: the list importer canonicalizes ids with the home's card database.
+        os.environ["DECKCHECK_HOME"] = str(home)
         setup: dict[str, float] = {}
         if args.home is None:
             setup = build_home(args.data, home)
-        os.environ["DECKCHECK_HOME"] = str(home)
         env = dict(os.environ)
 
         from deckcheck.formats.store import ListStore

@@ -48,6 +48,7 @@ def parse_conf(path: Path) -> dict[int, int]:
 
 def list_date(name: str) -> tuple[int, ...]:
     """(year, month, day) of a header like "2023.1 OCG" or "2020.06.15 TCG"."""
+    name = name.removesuffix(".lflist.conf")
     return tuple(int(x) for x in name.split()[0].split("."))
 
 
@@ -265,3 +266,84 @@ def test_history_ambiguous_name_lists_candidates(real_home: Path) -> None:
     assert "ambiguous" in err
     candidates = [ln for ln in err.splitlines() if ln.startswith("  ")]
     assert len(candidates) >= 2 and all("Blue-Eyes" in ln for ln in candidates)
+
+
+# --------------------------------------------------------------------------- YGOPro history
+
+
+@pytest.fixture(scope="module")
+def ygopro_home_dir(
+    real_home_dir: Path, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A home with the real card database and the Fluorohydride TCG/OCG lists (2011–2026)."""
+    import shutil
+
+    from deckcheck.formats.importer import import_lflists
+
+    home = tmp_path_factory.mktemp("ygopro-home")
+    shutil.copy2(real_home_dir / "cards.sqlite3", home / "cards.sqlite3")
+    saved = os.environ.get("DECKCHECK_HOME")
+    os.environ["DECKCHECK_HOME"] = str(home)  # the importer canonicalizes with this db
+    try:
+        for kind in ("TCG", "OCG"):
+            folder = shared_data / "banlists" / "fluorohydride-ygopro" / kind
+            import_lflists(sorted(folder.glob("*.lflist.conf")))
+    finally:
+        if saved is None:
+            os.environ.pop("DECKCHECK_HOME", None)
+        else:
+            os.environ["DECKCHECK_HOME"] = saved
+    return home
+
+
+@pytest.fixture
+def ygopro_home(ygopro_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("DECKCHECK_HOME", str(ygopro_home_dir))
+    return ygopro_home_dir
+
+
+def ygopro_files(shared_data: Path, kind: str) -> list[Path]:
+    folder = shared_data / "banlists" / "fluorohydride-ygopro" / kind
+    return sorted(folder.glob("*.lflist.conf"), key=lambda p: list_date(p.name))
+
+
+@pytest.mark.parametrize("kind", ["TCG", "OCG"])
+def test_history_over_the_ygopro_lists_maxx_c(
+    ygopro_home: Path, shared_data: Path, kind: str
+) -> None:
+    code, out, _ = run(history, [str(MAXX_C), "--family", kind.lower(), "-o", "json"])
+    assert code == 0
+    (fam,) = json.loads(out)["families"]
+    files = ygopro_files(shared_data, kind)
+    assert fam["lists"] == len(files) > 45
+    got = [(e["list"], e["status"]) for e in fam["timeline"]]
+    assert got == expected_timeline(files, MAXX_C)
+    statuses = [s for _, s in got]
+    if kind == "TCG":
+        # Unlimited → Semi-Limited (2016.8) → Limited (2017.3) → Forbidden (2018.2) since.
+        assert statuses == ["Unlimited", "Semi-Limited", "Limited", "Forbidden", "Forbidden"]
+    else:
+        # Semi-Limited in 2017.10, back to Unlimited in 2018.1, then Semi and Limited again.
+        assert statuses[:3] == ["Unlimited", "Semi-Limited", "Unlimited"]
+        assert len(statuses) >= 5
+
+
+def test_diff_over_every_consecutive_ygopro_ocg_pair(ygopro_home: Path, shared_data: Path) -> None:
+    from deckcheck.carddb import open_db
+    from deckcheck.formats.store import ListStore
+    from deckcheck.listdiff import diff_lists
+
+    db = open_db()
+    lists = ListStore.default().lists("ocg")
+    files = ygopro_files(shared_data, "OCG")
+    assert [b.name for b in lists] == [p.name[: -len(".lflist.conf")] for p in files]
+    pairs = list(zip(lists, files, strict=True))
+    for (a, fa), (b, fb) in zip(pairs, pairs[1:], strict=False):
+        old_f, new_f = canonical_limits(parse_conf(fa), db), canonical_limits(parse_conf(fb), db)
+        expected = {
+            c: (old_f.get(c, 3), new_f.get(c, 3))
+            for c in old_f.keys() | new_f.keys()
+            if old_f.get(c, 3) != new_f.get(c, 3)
+        }
+        got = {c.card_id: (c.old, c.new) for c in diff_lists(a, b).changes}
+        assert got == expected, (a.name, b.name)
