@@ -42,7 +42,7 @@ def formats(output: str, date_text: str | None, format_files: tuple[str, ...]) -
             f"{date_text!r} is not a date (YYYY-MM-DD)", param_hint="--date"
         ) from None
     store = ListStore.default()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for fid, f in load_formats(format_files).items():
         f = f.at(date)
         b = store.in_force(f.list_family, date) if f.list_family else None
@@ -58,7 +58,7 @@ def formats(output: str, date_text: str | None, format_files: tuple[str, ...]) -
         click.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return EXIT_OK
     head = ("ID", "NAME", "MAIN", "EXTRA", "SIDE", "COPIES", "FAMILY", f"LIST ON {date}")
-    table = [head]
+    table: list[tuple[str, ...]] = [head]
     for r in rows:
         if r["list_family"] is None:
             lst = "(no list)"

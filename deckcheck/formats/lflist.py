@@ -74,7 +74,7 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
         if line.startswith("#"):
             m = _GROUP_RE.match(line)
             group = f"Limited {m.group(1)}" if m else None
-            if m and cur is not None:
+            if m and group and cur is not None:
                 cur.groups[group] = int(m.group(1))
             continue
         if line.startswith("$"):
