@@ -539,8 +539,8 @@ class Index:
         # 2. cut-off DECIDE - MARGIN: every rival that could block a decision;
         # 3. the wide suggestion pass only when nothing decides (or search wants more).
         decide, margin = DECIDE[script], MARGIN[script]
-        first = self._fuzzy(key, lang, limit, decide)
-        if not (stop_early and max((f.score for f in first), default=0.0) >= decide + margin):
+        first = self._fuzzy(key, lang, limit, decide) if stop_early else []
+        if max((f.score for f in first), default=0.0) < decide + margin:
             first = self._fuzzy(key, lang, limit, decide - margin)
         offer(first)
         decided = any(f.score >= decide for f in first)
