@@ -17,21 +17,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
-def lookup_home_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-                    shared_data: Path) -> Path:
-    """``real_home_dir`` (real cards and lists); while the list importer is not there yet,
-    a home with only the real card database, imported the same way."""
-    try:
-        import deckcheck.formats.importer  # noqa: F401
-    except ImportError:
-        from deckcheck.carddb.importer import import_files
-
-        home = tmp_path_factory.mktemp("lookup-home")
-        cdbs = [shared_data / "cards" / "cards.cdb"]
-        cdbs += sorted((shared_data / "locales").glob("*/cards.cdb"))
-        import_files(cdbs, db_path=home / "cards.sqlite3")
-        return home
-    return Path(request.getfixturevalue("real_home_dir"))
+def lookup_home_dir(real_home_dir: Path) -> Path:
+    """The shared real home (real cards and lists; read-only: the index cache goes elsewhere)."""
+    return real_home_dir
 
 
 @pytest.fixture(scope="session")
