@@ -2,8 +2,8 @@
 
     python benchmarks/bench_diff.py [--data ../shared/data] [--home DIR] [--repeat 5]
 
-Builds a temporary data home (real card database, every ProjectIgnis list and the
-Fluorohydride TCG/OCG lists), or reuses ``--home``. Then times, best of ``--repeat``:
+Builds a temporary data home (real card database, the Fluorohydride TCG/OCG lists and every
+ProjectIgnis list), or reuses ``--home``. Then times, best of ``--repeat``:
 ``diff_lists`` alone, the ``history`` scan alone, and the two commands end to end as a
 fresh ``python -m deckcheck`` process (start-up, list cache, card names included).
 Prints a small table and writes benchmarks/results/diff.json. Goal: well under a second.
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+DECKS = HERE.parent / "tests" / "fixtures" / "listdiff" / "decks"
 
 
 def build_home(data: Path, home: Path) -> dict[str, float]:
@@ -32,6 +33,10 @@ def build_home(data: Path, home: Path) -> dict[str, float]:
     cdbs = [data / "cards" / "cards.cdb", *sorted((data / "locales").glob("*/cards.cdb"))]
     import_files(cdbs, db_path=home / "cards.sqlite3")
     t1 = time.perf_counter()
+    # YGOPro lists first (2011–2026), then ProjectIgnis', which replace them on shared dates.
+    fl = data / "banlists" / "fluorohydride-ygopro"
+    for kind in ("TCG", "OCG"):
+        import_lflists(sorted((fl / kind).glob("*.lflist.conf")), dest=home / "banlists")
     pi = data / "banlists" / "projectignis-lflists"
     confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
     import_lflists(confs, dest=home / "banlists")
@@ -106,7 +111,14 @@ def main() -> int:
             "cli_diff_markdown_ms": best(
                 cli(["banlist", "diff", old.name, new.name, "-o", "markdown"], env), args.repeat
             ),
+            "cli_diff_deck_ms": best(
+                cli(["banlist", "diff", old.name, new.name, "--deck", str(DECKS)], env),
+                args.repeat,
+            ),
             "cli_history_id_ms": best(cli(["banlist", "history", "23434538"], env), args.repeat),
+            "cli_history_family_ms": best(
+                cli(["banlist", "history", "23434538", "--family", "ocg"], env), args.repeat
+            ),
             "cli_history_name_ms": best(
                 cli(["banlist", "history", "Pot of Greed"], env), args.repeat
             ),
