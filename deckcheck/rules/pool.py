@@ -64,16 +64,29 @@ def _v(code: str, t: Tally, msg: str) -> Violation:
     return Violation(code, f"{t.label()}: {msg}", t.section, t.line, t.canonical, t.name, t.count)
 
 
+def by_passcode(ctx: Context) -> list[Tally]:
+    """Copies per passcode (not per canonical card): pool, region and dates belong to a
+    printing, and a Rush card "treated as" an Advanced card is not that card's printing."""
+    out: dict[int, Tally] = {}
+    for entry, card in ctx.entries:
+        if card is None:
+            continue
+        t = out.get(card.id)
+        if t is None:
+            t = out[card.id] = Tally(card.id, card.name, 0, entry.section, entry.line, card)
+        t.count += entry.count
+    return list(out.values())
+
+
 def check(ctx: Context) -> Iterator[Violation]:
     fmt, bl = ctx.fmt, ctx.banlist
     pool_bits = Scope(0)
     for name in fmt.pool:
         pool_bits |= Scope.__members__.get(name.upper(), Scope(0))
     region_bits = pool_bits & REGION_BITS
-    for t in ctx.tallies.values():
+    for t in by_passcode(ctx):
         card = t.card
-        if card is None:
-            continue  # DC102 already
+        assert card is not None  # unknown cards are DC102, not part of by_passcode
         why = unofficial(card)
         if why is not None:
             yield _v("DC503", t, f"{why}, not legal in {fmt.name}")
@@ -81,8 +94,8 @@ def check(ctx: Context) -> Iterator[Violation]:
         if (
             bl is not None
             and bl.mode == "whitelist"
-            and t.canonical not in bl.limits
             and card.id not in bl.limits
+            and card.canonical not in bl.limits
         ):
             yield _v("DC405", t, f"not on the list of allowed cards {ctx.list_label()}")
         if card.kind == "skill":
