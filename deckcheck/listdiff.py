@@ -335,6 +335,7 @@ class DeckImpact:
     legal_after: bool
     reasons: tuple[Finding, ...]  # findings under the new list that the old list did not cause
     findings_after: tuple[Finding, ...] = ()
+    resolved: tuple[Finding, ...] = ()  # findings under the old list that the new one lifts
 
     @property
     def verdict(self) -> str:
@@ -389,6 +390,8 @@ def deck_impact(
     after = validate_deck(deck, fmt, diff.new, cards, date=when)
     seen = {_finding_key(f) for f in before.findings}
     reasons = tuple(f for f in after.findings if _finding_key(f) not in seen)
+    still = {_finding_key(f) for f in after.findings}
+    resolved = tuple(f for f in before.findings if _finding_key(f) not in still)
     return DeckImpact(
         source=deck.source,
         cards=tuple(touched),
@@ -396,4 +399,5 @@ def deck_impact(
         legal_after=bool(after.legal),
         reasons=reasons,
         findings_after=tuple(after.findings),
+        resolved=resolved,
     )

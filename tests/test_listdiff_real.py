@@ -347,3 +347,35 @@ def test_diff_over_every_consecutive_ygopro_ocg_pair(ygopro_home: Path, shared_d
         }
         got = {c.card_id: (c.old, c.new) for c in diff_lists(a, b).changes}
         assert got == expected, (a.name, b.name)
+
+
+def test_deck_impact_on_a_text_decklist_in_japanese(
+    real_home: Path, db: Any, tmp_path: Path
+) -> None:
+    # The same cards as splash.ydk, written by name (Japanese), as a player would paste them.
+    ydk = (FIXTURES / "decks" / "splash.ydk").read_text(encoding="utf-8").splitlines()
+    main_ids = [int(x) for x in ydk[ydk.index("#main") + 1 : ydk.index("#extra")]]
+    counts: dict[int, int] = {}
+    for i in main_ids:
+        counts[i] = counts.get(i, 0) + 1
+    lines = ["Main"] + [f"{n} {db.name(i, 'ja')}" for i, n in counts.items()]
+    lines += ["Extra", f"1 {db.name(SPLASH_MAGE, 'ja')}"]
+    deck = tmp_path / "splash.txt"
+    deck.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "json", "--deck", str(deck)])
+    assert code == 0
+    (d,) = json.loads(out)["decks"]
+    assert (d["legal_before"], d["legal_after"]) == (True, False), d["findings_after"]
+    assert {(c["card"]["id"], c["count"]) for c in d["cards"]} == {(SPLASH_MAGE, 1), (RAZEN, 2)}
+
+
+def test_deck_impact_lists_lifted_findings(real_home: Path) -> None:
+    lk = str(FIXTURES / "linkuriboh.ydk")
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "json", "--deck", lk])
+    assert code == 0
+    (d,) = json.loads(out)["decks"]
+    assert (d["legal_before"], d["legal_after"], d["becomes_illegal"]) == (False, True, False)
+    assert [(f["code"], f["card"]["id"]) for f in d["lifted"]] == [("DC402", LINKURIBOH)]
+    assert d["reasons"] == [] and d["findings_after"] == []
+    code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "--deck", lk])
+    assert "lifted: DC402" in out

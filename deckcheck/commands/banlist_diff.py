@@ -311,6 +311,11 @@ def _impact_text(imp: DeckImpact, namer: Namer) -> list[str]:
         lines.append(f"  {dc.count}x {namer(c.card_id, c.name)} [{c.card_id}]: {c.label}")
     for f in imp.reasons:
         lines.append(f"  {f.code} {f.message}")
+    for f in imp.resolved:
+        lines.append(f"  lifted: {f.code} {f.message}")
+    if not imp.legal_after and not imp.reasons:
+        # Illegal under both lists: say why, or the verdict reads like a list problem.
+        lines += [f"  {f.code} {f.message}" for f in imp.findings_after if f.severity == "error"]
     return lines
 
 
@@ -471,6 +476,8 @@ def diff_json(
                     for dc in imp.cards
                 ],
                 "reasons": [f.to_json() for f in imp.reasons],
+                "lifted": [f.to_json() for f in imp.resolved],
+                "findings_after": [f.to_json() for f in imp.findings_after],
             }
             for imp in impacts
         ]
