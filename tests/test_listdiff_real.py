@@ -379,3 +379,44 @@ def test_deck_impact_lists_lifted_findings(real_home: Path) -> None:
     assert d["reasons"] == [] and d["findings_after"] == []
     code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "--deck", lk])
     assert "lifted: DC402" in out
+
+
+def test_whitelist_pool_changes_match_the_speed_files(
+    real_home: Path, shared_data: Path, db: Any
+) -> None:
+    folder = shared_data / "banlists" / "projectignis-lflists" / "Speed"
+    old_pool = set(canonical_limits(parse_conf(folder / "2023.09 Speed Duel.lflist.conf"), db))
+    new_pool = set(canonical_limits(parse_conf(folder / "2024.07 Speed Duel.lflist.conf"), db))
+    code, out, _ = run(diff, ["2023.09 Speed Duel", "2024.07 Speed Duel", "-o", "json"])
+    assert code == 0
+    data = json.loads(out)
+    assert data["new"]["mode"] == "whitelist"
+    added = {c["card"]["id"] for c in data["changes"] if c["kind"] == "added"}
+    removed = {c["card"]["id"] for c in data["changes"] if c["kind"] == "removed"}
+    assert added == new_pool - old_pool and len(added) > 100
+    assert removed == old_pool - new_pool
+    for c in data["changes"]:
+        if c["kind"] == "removed":
+            assert c["new"] == {"limit": None, "status": "Not in pool"}
+
+
+def test_points_changes_match_the_genesys_files(
+    real_home: Path, shared_data: Path, db: Any
+) -> None:
+    folder = shared_data / "banlists" / "projectignis-lflists" / "Genesys"
+    old_p = canonical_limits(parse_conf(folder / "2026.03 Genesys.lflist.conf"), db)
+    new_p = canonical_limits(parse_conf(folder / "2026.06.08 Genesys.lflist.conf"), db)
+    expected = {
+        c: (old_p.get(c), new_p.get(c))
+        for c in old_p.keys() | new_p.keys()
+        if old_p.get(c) != new_p.get(c)
+    }
+    code, out, _ = run(diff, ["2026.03 Genesys", "2026.06.08 Genesys", "-o", "json"])
+    assert code == 0
+    data = json.loads(out)
+    got = {p["card"]["id"]: (p["old"], p["new"]) for p in data["points"]}
+    assert got == expected and len(got) > 50
+    kinds = {p["kind"] for p in data["points"]}
+    assert kinds == {"added", "removed", "changed"}
+    code, md, _ = run(diff, ["2026.03 Genesys", "2026.06.08 Genesys", "-o", "markdown"])
+    assert f"### Points ({len(expected)})" in md

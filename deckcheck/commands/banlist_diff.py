@@ -19,7 +19,7 @@ import click
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DataError, InputError
 
 if TYPE_CHECKING:
-    from deckcheck.listdiff import CardChange, DeckImpact, HistoryEntry, ListDiff
+    from deckcheck.listdiff import CardChange, DeckImpact, GroupChange, HistoryEntry, ListDiff
     from deckcheck.model import Banlist, Deck, Format
 
 SCHEMA_VERSION = 1
@@ -249,7 +249,12 @@ def _sorted(changes: Sequence[CardChange], namer: Namer) -> list[CardChange]:
 
 def _summary(result: ListDiff) -> str:
     # "4 newly Forbidden, 1 Limited → Semi-Limited, 9 no longer on the list"
-    words = {"Newly ": "newly ", "No longer on the list (Unlimited)": "no longer on the list"}
+    words = {
+        "Newly ": "newly ",
+        "No longer on the list (Unlimited)": "no longer on the list",
+        "Added ": "added ",
+        "Removed ": "removed ",
+    }
     parts = []
     for title, cs in _sections(result):
         for old, new in words.items():
@@ -264,6 +269,16 @@ def _summary(result: ListDiff) -> str:
 
 def _points_text(n: int | None) -> str:
     return "—" if n is None else str(n)
+
+
+def _group_limit(g: GroupChange) -> str:
+    if g.old_limit == g.new_limit:
+        return f"limit {g.new_limit}"
+    return f"limit {_points_text(g.old_limit)} → {_points_text(g.new_limit)}"
+
+
+def _by_name(ids: Iterable[int], namer: Namer) -> list[int]:
+    return sorted(ids, key=lambda i: (namer(i).casefold(), i))
 
 
 def diff_text(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()) -> str:
@@ -287,13 +302,10 @@ def diff_text(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()
             )
         lines.append("")
     for g in result.groups:
-        lines.append(
-            f"Group {g.name}: {g.kind}, limit {_points_text(g.old_limit)} → "
-            f"{_points_text(g.new_limit)}"
-        )
-        for cid in g.cards_added:
+        lines.append(f"Group {g.name}: {g.kind}, {_group_limit(g)}")
+        for cid in _by_name(g.cards_added, namer):
             lines.append(f"  + {namer(cid)} [{cid}]")
-        for cid in g.cards_removed:
+        for cid in _by_name(g.cards_removed, namer):
             lines.append(f"  - {namer(cid)} [{cid}]")
         lines.append("")
     for imp in impacts:
@@ -367,11 +379,11 @@ def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] 
     if result.groups:
         lines += [f"### Groups ({len(result.groups)})", ""]
         for g in result.groups:
-            added = ", ".join(_md(namer(i)) for i in g.cards_added) or "—"
-            removed = ", ".join(_md(namer(i)) for i in g.cards_removed) or "—"
+            added = ", ".join(_md(namer(i)) for i in _by_name(g.cards_added, namer)) or "—"
+            removed = ", ".join(_md(namer(i)) for i in _by_name(g.cards_removed, namer)) or "—"
             lines.append(
-                f"- **{_md(g.name)}** ({g.kind}): limit {_points_text(g.old_limit)} → "
-                f"{_points_text(g.new_limit)}; added: {added}; removed: {removed}"
+                f"- **{_md(g.name)}** ({g.kind}): {_group_limit(g)}; "
+                f"added: {added}; removed: {removed}"
             )
         lines.append("")
     if result.empty:
