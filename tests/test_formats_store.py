@@ -301,3 +301,46 @@ def test_format_cache_round_trip(isolated_home: Path) -> None:
     assert list(paths.cache_dir().glob("formats-*.json"))
     assert load_formats() == first
     assert json.loads(next(paths.cache_dir().glob("formats-*.json")).read_text())["key"]
+
+
+# --------------------------------------------------------------------------- fast reader
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.text(min_size=1, max_size=20), min_size=1, max_size=5),
+    limits=st.lists(st.integers(0, 3), min_size=5, max_size=5),
+    whitelist=st.booleans(),
+)
+def test_fast_reader_reads_importer_output_exactly_like_yaml(
+    tmp_path_factory: pytest.TempPathFactory, names: list[str], limits: list[int], whitelist: bool
+) -> None:
+    from deckcheck.formats.importer import to_yaml
+    from deckcheck.formats.schema import _fast_list_doc
+    from deckcheck.model import Banlist, Group
+
+    b = Banlist(
+        name=names[0], family="tcg", effective=dt.date(2026, 5, 1),
+        mode="whitelist" if whitelist else "blacklist",
+        limits={i + 1: lim for i, (_, lim) in enumerate(zip(names, limits, strict=False))},
+        names={i + 1: n for i, n in enumerate(names)},
+        groups=(Group(names[-1], 2, frozenset({1, 2})),), points={3: 7}, source=names[-1],
+        date_exact=False,
+    )  # fmt: skip
+    text = to_yaml(b, notes=names)
+    p = tmp_path_factory.mktemp("fast") / "l.yaml"
+    p.write_text(text, encoding="utf-8")
+    fast = _fast_list_doc(text)
+    assert fast is not None
+    assert fast == load_yaml(p)
+
+
+def test_fast_reader_falls_back_on_anything_else() -> None:
+    from deckcheck.formats.schema import _fast_list_doc
+
+    assert _fast_list_doc("name: x\nentries:\n  - {id: 1, limit: 0, seed_name: y}\n") is None
+    assert _fast_list_doc("name: plain\n") is None  # unquoted strings are YAML's business
+    assert _fast_list_doc('entries: []\nentries: []\n') is None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -81,8 +82,17 @@ def _db() -> Any:
     return open_db(paths.database_path())
 
 
+# Characters YAML does not allow raw in a document (YAML 1.1 §5.1 "printable"); escaped.
+# NEL and the Unicode line/paragraph separators are line breaks to YAML: escaped as well.
+_NOT_PRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
 def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a valid YAML scalar
+    """A double-quoted scalar: JSON's escapes are YAML's, and other readers can json.loads it."""
+    out = json.dumps(text, ensure_ascii=False)
+    return _NOT_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
 
 
 def to_yaml(b: Banlist, notes: Sequence[str] = ()) -> str:

@@ -25,6 +25,7 @@ from deckcheck.model import Banlist, Group
 
 MAX_BYTES = 16 * 1024 * 1024  # the YGOPro combined file is 0.7 MB; this is a sanity bound
 
+_LINES = re.compile(r"\r\n|\n|\r")
 _GROUP_RE = re.compile(r"^#\s*limited\s+([123])\b", re.IGNORECASE)
 
 
@@ -58,7 +59,9 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
     lists: list[LfList] = []
     cur: LfList | None = None
     group: str | None = None
-    for no, raw in enumerate(text.splitlines(), start=1):
+    # Only CR/LF end a line (as in EDOPro's reader); str.splitlines would also split a name
+    # comment at U+0085 or U+2028.
+    for no, raw in enumerate(_LINES.split(text), start=1):
         line = raw.strip()
         if not line:
             continue
