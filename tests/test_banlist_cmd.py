@@ -137,3 +137,21 @@ def test_show_the_tcg_list_in_force_on_a_day(real_home: Path, shared_data: Path)
     # Names come from the real card database.
     first = next(e for e in data["entries"] if e["limit"] == 0)
     assert f"{first['id']:>9}  {first['name']}" in text and first["name"] != str(first["id"])
+
+
+@pytest.mark.realdata
+def test_show_in_another_language_and_imported_names(real_home: Path) -> None:
+    from deckcheck.carddb import open_db
+
+    db = open_db()
+    code, out, _ = run("banlist", "show", "tcg@2025-06-01", "-o", "json", "--lang", "de")
+    data = json.loads(out)
+    entries = data["entries"]
+    german = [e for e in entries if db.names(e["id"]).get("de")]
+    assert german and all(e["name"] == db.name(e["id"], "de") for e in german)
+    assert any(e["name"] != db.name(e["id"], "en") for e in german)
+    # The imported YAML carries the database's English names beside the passcodes.
+    path = real_home / "banlists" / "tcg" / f"{data['effective']}.yaml"
+    text = path.read_text(encoding="utf-8")
+    first = entries[0]["id"]
+    assert f'{{id: {first}, name: {json.dumps(db.name(first), ensure_ascii=False)},' in text

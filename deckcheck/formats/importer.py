@@ -74,12 +74,14 @@ def canonicalize(b: Banlist, db: Any) -> Banlist:
     )
 
 
-def _db() -> Any:
-    if not paths.database_path().is_file():
-        return None
-    from deckcheck.carddb import open_db
+def _db(target: Path) -> Any:
+    # A list folder inside a data home (``<home>/banlists``) goes with that home's database.
+    for cand in (target.parent / paths.database_path().name, paths.database_path()):
+        if cand.is_file():
+            from deckcheck.carddb import open_db
 
-    return open_db(paths.database_path())
+            return open_db(cand)
+    return None
 
 
 # Characters YAML does not allow raw in a document (YAML 1.1 §5.1 "printable"); escaped.
@@ -200,7 +202,7 @@ def import_lflists(
     from deckcheck import paths as _paths
 
     target = Path(out_dir or dest or _paths.lists_dir())
-    db = _db()
+    db = _db(target)
     result = ImportResult()
     chosen: dict[tuple[str, dt.date], tuple[Banlist, list[str]]] = {}
     for b, notes in read_lists(paths, family=family, effective=effective):
