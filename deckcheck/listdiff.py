@@ -145,6 +145,12 @@ class ListDiff:
     by_id: dict[int, CardChange] = field(default_factory=dict, compare=False, repr=False)
 
     @property
+    def mode_changed(self) -> bool:
+        """Blacklist <-> whitelist: cards named by neither list change status too (Unlimited
+        <-> not in pool); the diff lists only the cards either list names."""
+        return self.old.mode != self.new.mode
+
+    @property
     def empty(self) -> bool:
         return not (self.changes or self.points or self.groups)
 

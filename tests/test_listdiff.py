@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from deckcheck.listdiff import (
     KIND_ORDER,
     appears_in,
@@ -237,3 +240,33 @@ def test_history_in_whitelists_and_points_lists() -> None:
 def test_single_list_timeline_is_first_and_last() -> None:
     tl = timeline(card_history([bl("only", "2025-01-01", {POT: 0})], POT))
     assert len(tl) == 1 and tl[0].first and tl[0].last and tl[0].status == "Forbidden"
+
+
+# --------------------------------------------------------------------------- properties
+
+_limits = st.dictionaries(st.integers(1, 40), st.integers(0, 3), max_size=30)
+_mode = st.sampled_from(["blacklist", "whitelist"])
+
+
+@given(_limits, _limits, _mode, _mode)
+def test_applying_a_diff_to_the_old_list_gives_the_new_statuses(
+    a: dict[int, int], b: dict[int, int], mode_a: str, mode_b: str
+) -> None:
+    old = bl("old", "2025-01-01", a, mode=mode_a)
+    new = bl("new", "2025-04-01", b, mode=mode_b)
+    d = diff_lists(old, new)
+    # Between a blacklist and a whitelist, every card named by neither list changes too
+    # (Unlimited <-> not in pool); the diff reports the named ones and flags the mode change.
+    assert d.mode_changed == (mode_a != mode_b)
+    ids = range(1, 41) if not d.mode_changed else sorted(a.keys() | b.keys())
+    for cid in ids:
+        change = d.change_of(cid)
+        if change is None:
+            assert status_in(old, cid) == status_in(new, cid)
+        else:
+            assert (change.old, change.new) == (status_in(old, cid), status_in(new, cid))
+            assert change.kind == classify(change.old, change.new)
+    # Every change is reported once, and reversing the lists reverses every change.
+    assert len({c.card_id for c in d.changes}) == len(d.changes)
+    back = {c.card_id: (c.new, c.old) for c in diff_lists(new, old).changes}
+    assert back == {c.card_id: (c.old, c.new) for c in d.changes}

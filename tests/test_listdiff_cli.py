@@ -111,3 +111,30 @@ def test_unknown_list_ref_exits_2() -> None:
     from deckcheck.cli import main
 
     assert main(["banlist", "diff", OLD, "tcg@1900-01-01"]) == 2
+
+
+def test_blacklist_to_whitelist_is_flagged(tmp_path: Path) -> None:
+    white = tmp_path / "white.lflist.conf"
+    white.write_text(
+        '!2025.06 Pool\n$whitelist\n55144522 0 --Pot of Greed\n23434538 3 --Maxx "C"\n',
+        encoding="utf-8",
+    )
+    code, out, _ = run(diff, [OLD, str(white), "-o", "json"])
+    assert code == 0
+    data = json.loads(out)
+    assert data["mode_changed"] is True
+    got = {c["card"]["id"]: (c["old"]["limit"], c["new"]["limit"]) for c in data["changes"]}
+    # Named by the new pool: Maxx back to 3; named only by the old list: out of the pool.
+    assert got == {MAXX: (1, 3), DARK_HOLE: (1, None), ASH: (2, None)}
+    code, md, _ = run(diff, [OLD, str(white), "-o", "markdown"])
+    assert "> Note: 2025.01 Test is a blacklist and 2025.06 Pool a whitelist" in md
+
+
+def test_banlist_group_lists_diff_and_history(capsys: pytest.CaptureFixture[str]) -> None:
+    from deckcheck.cli import main
+
+    assert main(["banlist", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "diff" in out and "history" in out
+    assert main(["banlist", "diff", "--help"]) == 0
+    assert "--fail-on-impact" in capsys.readouterr().out

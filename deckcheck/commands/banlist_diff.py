@@ -271,6 +271,13 @@ def _points_text(n: int | None) -> str:
     return "—" if n is None else str(n)
 
 
+def _mode_note(result: ListDiff) -> str:
+    return (
+        f"Note: {result.old.name} is a {result.old.mode} and {result.new.name} a "
+        f"{result.new.mode}; only the cards either list names are compared."
+    )
+
+
 def _group_limit(g: GroupChange) -> str:
     if g.old_limit == g.new_limit:
         return f"limit {g.new_limit}"
@@ -286,6 +293,8 @@ def diff_text(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()
 
     old, new = result.old, result.new
     lines = [f"{old.label} → {new.label}", f"{_summary(result)}", ""]
+    if result.mode_changed:
+        lines[-1:-1] = [_mode_note(result)]
     for title, changes in _sections(result):
         lines.append(f"{title} ({len(changes)})")
         for c in _sorted(changes, namer):
@@ -350,6 +359,8 @@ def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] 
         f"**{_md(new.name)}** (effective {new.effective.isoformat()}): {_summary(result)}.",
         "",
     ]
+    if result.mode_changed:
+        lines += [f"> {_mode_note(result)}", ""]
     for title, changes in _sections(result):
         lines += [
             f"### {title} ({len(changes)})",
@@ -467,6 +478,7 @@ def diff_json(
             for g in result.groups
         ],
         "summary": result.counts(),
+        "mode_changed": result.mode_changed,
     }
     if fmt is not None:
         out["format"] = {"id": fmt.id}
