@@ -228,6 +228,10 @@ def test_history_by_name_in_any_language(real_home: Path, db: Any) -> None:
     assert code_en == code_ja == 0
     assert out_en == out_ja
     assert "Semi-Limited" in out_en and "was Semi-Limited" in out_en
+    # --lang names the card in that language; --family is case-insensitive.
+    code, out, _ = run(history, [str(MAXX_C), "--family", "OCG", "--lang", "ja"])
+    assert code == 0
+    assert out.splitlines()[0] == f"{db.name(MAXX_C, 'ja')} [{MAXX_C}]"
 
 
 def test_history_all_families_pot_of_greed(real_home: Path, shared_data: Path) -> None:

@@ -587,6 +587,7 @@ def card_histories(
 
     families = list(store.families())
     if family is not None:
+        family = family.lower()
         if family not in families:
             known = ", ".join(sorted(families)) or "none installed"
             raise DataError(f"no list family {family!r} (installed: {known})", where="--family")
