@@ -344,3 +344,21 @@ def test_fast_reader_falls_back_on_anything_else() -> None:
     assert _fast_list_doc("name: x\nentries:\n  - {id: 1, limit: 0, seed_name: y}\n") is None
     assert _fast_list_doc("name: plain\n") is None  # unquoted strings are YAML's business
     assert _fast_list_doc('entries: []\nentries: []\n') is None
+
+
+def test_same_card_twice_with_different_limits_is_an_error(tmp_path: Path) -> None:
+    body = "entries:\n  - {id: 55144522, limit: 0}\n  - {id: 55144522, limit: 2}\n"
+    with pytest.raises(DataError, match=r"entries\[1\]: card 55144522 is listed twice"):
+        load_list_file(str(write_list(tmp_path, "tcg", "2026-05-01", body)))
+
+
+@pytest.mark.realdata
+def test_alternate_artworks_collapse_to_the_stricter_limit(real_home: Path, tmp_path: Path) -> None:
+    from deckcheck.carddb import open_db
+
+    db = open_db()
+    alt = db.alternates(4280258)  # Apollousa, Bow of the Goddess has an alternate artwork
+    assert alt
+    body = f"entries:\n  - {{id: 4280258, limit: 2}}\n  - {{id: {alt[0]}, limit: 1}}\n"
+    b = load_list_file(str(write_list(tmp_path, "tcg", "2026-05-01", body)))
+    assert b.limits == {4280258: 1}

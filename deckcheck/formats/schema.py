@@ -325,14 +325,19 @@ def list_dict(path: Path, doc: Any = None, *, db: Any = None) -> dict[str, Any]:
             shown.setdefault(str(card), e.name)
         return card
 
+    written: dict[int | str, int] = {}
     for i, e in enumerate(lf.entries):
-        k = str(key(e, "entries", i))
-        if k in limits and limits[k] != e.limit:
+        as_written: int | str = e.id if e.id is not None else str(e.card)
+        if as_written in written and written[as_written] != e.limit:
             raise DataError(
-                f"entries[{i}]: card {k} is listed twice with limits {limits[k]} and {e.limit}",
+                f"entries[{i}]: card {as_written} is listed twice with limits "
+                f"{written[as_written]} and {e.limit}",
                 where=str(path),
             )
-        limits[k] = e.limit
+        written[as_written] = e.limit
+        k = str(key(e, "entries", i))
+        # Two artworks of one card may both be listed: the stricter limit is the card's.
+        limits[k] = min(e.limit, limits.get(k, e.limit))
     points = {str(key(e, "points", i)): e.points for i, e in enumerate(lf.points)}
     groups = []
     for gi, g in enumerate(lf.groups):
