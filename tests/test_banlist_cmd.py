@@ -155,3 +155,14 @@ def test_show_in_another_language_and_imported_names(real_home: Path) -> None:
     text = path.read_text(encoding="utf-8")
     first = entries[0]["id"]
     assert f'{{id: {first}, name: {json.dumps(db.name(first), ensure_ascii=False)},' in text
+
+
+def test_effective_with_several_lists_of_a_family_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    conf = str(LF / "two-lists.lflist.conf")
+    assert main(["banlist", "import", conf, "--family", "tcg", "--effective", "2024-01-01"]) == 2
+    assert "several 'tcg' lists" in capsys.readouterr().err
+    code, out, _ = run("banlist", "import", f"{conf}#2024.4 OCG", "--effective", "2024-04-15")
+    assert code == 0 and out.strip().endswith("ocg/2024-04-15.yaml")
+    assert main(["banlist", "import", f"{conf}#1999 X"]) == 2

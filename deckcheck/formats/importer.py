@@ -151,9 +151,21 @@ def read_lists(
     from deckcheck.formats import lflist
 
     out: list[tuple[Banlist, list[str]]] = []
+    from deckcheck.formats.store import name_key
+
     for p in paths_:
         p = Path(p)
-        for lf in lflist.parse_file(p):
+        pick = None
+        if not p.exists() and "#" in p.name:
+            # "file.conf#2024.09 TCG": one list of a file that holds several.
+            head, _, pick = str(p).rpartition("#")
+            p = Path(head)
+        lists = lflist.parse_file(p)
+        if pick is not None:
+            lists = [lf for lf in lists if name_key(lf.name) == name_key(pick)]
+            if not lists:
+                raise InputError(f"no list named {pick!r} in this file", where=str(p))
+        for lf in lists:
             fam = family or lflist.family_of(lf.name, p)
             if fam is None:
                 raise InputError(
@@ -205,7 +217,16 @@ def import_lflists(
     db = _db(target)
     result = ImportResult()
     chosen: dict[tuple[str, dt.date], tuple[Banlist, list[str]]] = {}
-    for b, notes in read_lists(paths, family=family, effective=effective):
+    read = read_lists(paths, family=family, effective=effective)
+    if effective is not None:
+        fams = [b.family for b, _ in read]
+        twice = sorted({f for f in fams if fams.count(f) > 1})
+        if twice:
+            raise InputError(
+                f"--effective gives every list one date, but there are several {twice[0]!r} "
+                "lists; import them one file at a time or pick one with path#name"
+            )
+    for b, notes in read:
         if db is not None:
             b = canonicalize(b, db)
             names = dict(b.names)
