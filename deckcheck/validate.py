@@ -14,11 +14,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from deckcheck.model import Banlist, Card, Deck, Finding, Format
+from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
 from deckcheck.report import DeckReport
 from deckcheck.rules import CODES, RULES
 from deckcheck.rules._base import CardSource, Context, Tally, Violation
-from deckcheck.rules.sizes import section_counts
 
 _SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
 
@@ -63,6 +62,7 @@ def build_context(
     """Resolve every entry once and count copies by canonical card (shared by all rules)."""
     ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
     cache: dict[int, Card | None] = {}
+    counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
     for entry in deck.entries():
         cid = entry.card_id
         card: Card | None = None
@@ -71,8 +71,15 @@ def build_context(
                 cache[cid] = cards.get(cid)
             card = cache[cid]
         ctx.entries.append((entry, card))
+        if card is None or ctx.kind(card) != "skill":
+            counts[entry.section] += entry.count
         if cid is None:
             continue
+        if card is not None:
+            p = ctx.printings.get(cid)
+            if p is None:
+                p = ctx.printings[cid] = Tally(cid, card.name, 0, entry.section, entry.line, card)
+            p.count += entry.count
         canonical = card.canonical if card is not None else cid
         t = ctx.tallies.get(canonical)
         if t is None:
@@ -110,11 +117,10 @@ def validate_deck(
     for module in RULES.values():
         findings.extend(stamp(v) for v in module.check(ctx))
     findings.sort(key=_sort_key)
-    counts = section_counts(ctx)
     return DeckReport(
         input=deck.source,
         legal=not any(f.severity == "error" for f in findings),
-        counts=counts,
+        counts=dict(ctx.counts),
         findings=tuple(findings),
         format_id=fmt.id,
         list_name=banlist.name if banlist else None,

@@ -56,8 +56,18 @@ class Context:
     date: dt.date
     points_cap: int | None
     entries: list[tuple[DeckEntry, Card | None]] = field(default_factory=list)
-    tallies: dict[int, Tally] = field(default_factory=dict)
+    tallies: dict[int, Tally] = field(default_factory=dict)  # by canonical card
+    printings: dict[int, Tally] = field(default_factory=dict)  # by passcode (known cards)
+    counts: dict[str, int] = field(default_factory=dict)  # per section, skill cards left out
+    kinds: dict[int, str] = field(default_factory=dict)  # passcode -> Card.kind, computed once
     name_of: Callable[[int, Card | None], str] = lambda i, c: c.name if c else str(i)
+
+    def kind(self, card: Card) -> str:
+        """``card.kind``, cached: rules ask it for every entry of every deck."""
+        got = self.kinds.get(card.id)
+        if got is None:
+            got = self.kinds[card.id] = card.kind
+        return got
 
     def list_label(self) -> str:
         if self.banlist is None:

@@ -42,7 +42,7 @@ def check(ctx: Context) -> Iterator[Violation]:
                 card_id=entry.card_id,
                 count=entry.count,
             )
-        elif card.kind == "token":
+        elif ctx.kind(card) == "token":
             yield Violation(
                 "DC104",
                 f"{card.name} ({card.id}) is a token; tokens cannot be put in a deck",

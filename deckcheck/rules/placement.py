@@ -37,7 +37,7 @@ def goes_to_extra(card: Card, bits: int) -> bool:
 def check(ctx: Context) -> Iterator[Violation]:
     bits = extra_bits(ctx.fmt)
     for entry, card in ctx.entries:
-        if card is None or card.kind in ("token", "skill") or entry.section == "side":
+        if card is None or ctx.kind(card) in ("token", "skill") or entry.section == "side":
             continue
         extra = goes_to_extra(card, bits)
         if entry.section == "main" and extra:

@@ -32,6 +32,7 @@ NAME = "pool"
 OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
 REGIONS = {"ocg": Scope.OCG, "tcg": Scope.TCG}
 REGION_BITS = Scope.OCG | Scope.TCG
+_OFFICIAL, _PRERELEASE, _REGION = int(OFFICIAL), int(Scope.PRERELEASE), int(REGION_BITS)
 _UNOFFICIAL_WHAT = [
     (Scope.PRERELEASE, "a prerelease card"),
     (Scope.ANIME, "an anime card"),
@@ -43,9 +44,10 @@ _UNOFFICIAL_WHAT = [
 
 def unofficial(card: Card) -> str | None:
     """Why a card is unofficial, or None."""
-    if card.scopes & Scope.PRERELEASE or not card.scopes & OFFICIAL:
+    scopes = int(card.scopes)
+    if scopes & _PRERELEASE or not scopes & _OFFICIAL:
         for bit, what in _UNOFFICIAL_WHAT:
-            if card.scopes & bit:
+            if scopes & bit:
                 return what
         return "not an official card"
     return None
@@ -64,18 +66,6 @@ def _v(code: str, t: Tally, msg: str) -> Violation:
     return Violation(code, f"{t.label()}: {msg}", t.section, t.line, t.canonical, t.name, t.count)
 
 
-def by_passcode(ctx: Context) -> list[Tally]:
-    """Copies per passcode (not per canonical card): pool, region and dates belong to a
-    printing, and a Rush card "treated as" an Advanced card is not that card's printing."""
-    out: dict[int, Tally] = {}
-    for entry, card in ctx.entries:
-        if card is None:
-            continue
-        t = out.get(card.id)
-        if t is None:
-            t = out[card.id] = Tally(card.id, card.name, 0, entry.section, entry.line, card)
-        t.count += entry.count
-    return list(out.values())
 
 
 def check(ctx: Context) -> Iterator[Violation]:
@@ -83,10 +73,14 @@ def check(ctx: Context) -> Iterator[Violation]:
     pool_bits = Scope(0)
     for name in fmt.pool:
         pool_bits |= Scope.__members__.get(name.upper(), Scope(0))
-    region_bits = pool_bits & REGION_BITS
-    for t in by_passcode(ctx):
+    region_bits = int(pool_bits & REGION_BITS)
+    pool_bits = int(pool_bits)
+    # Per passcode, not per canonical card: pool, region and dates belong to a printing, and
+    # a Rush card "treated as" an Advanced card is not that card's printing.
+    for t in ctx.printings.values():
         card = t.card
-        assert card is not None  # unknown cards are DC102, not part of by_passcode
+        assert card is not None  # unknown cards are DC102, never in ctx.printings
+        scopes = int(card.scopes)  # plain ints: IntFlag operators are slow in a hot loop
         why = unofficial(card)
         if why is not None:
             yield _v("DC503", t, f"{why}, not legal in {fmt.name}")
@@ -98,11 +92,11 @@ def check(ctx: Context) -> Iterator[Violation]:
             and card.canonical not in bl.limits
         ):
             yield _v("DC405", t, f"not on the list of allowed cards {ctx.list_label()}")
-        if card.kind == "skill":
+        if ctx.kind(card) == "skill":
             continue  # skill cards sit outside the scope pool; DC303 says where they are allowed
-        if pool_bits and not card.scopes & pool_bits:
+        if pool_bits and not scopes & pool_bits:
             want = "/".join(s.upper() for s in sorted(fmt.pool))
-            if region_bits and card.scopes & REGION_BITS:
+            if region_bits and scopes & _REGION:
                 have = "/".join(n.upper() for n in card.scopes.names() if n in REGIONS)
                 yield _v("DC501", t, f"released only in {have}, not in {want}")
             else:

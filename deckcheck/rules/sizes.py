@@ -24,18 +24,8 @@ NAME = "sizes"
 _CODE = {"main": "DC201", "extra": "DC202", "side": "DC203"}
 
 
-def section_counts(ctx: Context) -> dict[str, int]:
-    """Cards per section, skill cards left out."""
-    counts = dict.fromkeys(SECTIONS, 0)
-    for entry, card in ctx.entries:
-        if card is not None and card.kind == "skill":
-            continue
-        counts[entry.section] += entry.count
-    return counts
-
-
 def check(ctx: Context) -> Iterator[Violation]:
-    counts = section_counts(ctx)
+    counts = ctx.counts  # counted once by the engine, skill cards left out
     for section in SECTIONS:
         rng: SizeRange = getattr(ctx.fmt, section)
         n = counts[section]

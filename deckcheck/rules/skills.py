@@ -15,7 +15,7 @@ NAME = "skills"
 
 
 def check(ctx: Context) -> Iterator[Violation]:
-    found = [(e, c) for e, c in ctx.entries if c is not None and c.kind == "skill"]
+    found = [(e, c) for e, c in ctx.entries if c is not None and ctx.kind(c) == "skill"]
     rng = ctx.fmt.skills
     if rng is None:
         for entry, card in found:

@@ -1,0 +1,92 @@
+"""Measures start-up: ``deckcheck validate one.ydk`` (full database) vs ``python -c pass``.
+
+    python benchmarks/bench_startup.py [--data ../shared/data] [--runs 15]
+
+Builds a temporary data home with the real card database and the real ProjectIgnis lists,
+warms it up (caches compiled), then times both commands with the same interpreter
+(``sys.executable``) and reports the medians and their ratio (goal: at most 2.0). Also lists
+which of yaml, pydantic, rapidfuzz the validate run imported (goal: none). Writes
+benchmarks/results/startup.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+HEAVY = ("yaml", "pydantic", "rapidfuzz")
+
+
+def build_home(data: Path, home: Path) -> None:
+    from deckcheck.carddb.importer import import_files
+    from deckcheck.formats.importer import import_lflists
+
+    import_files([data / "cards" / "cards.cdb"], db_path=home / "cards.sqlite3")
+    pi = data / "banlists" / "projectignis-lflists"
+    confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
+    import_lflists(confs, dest=home / "banlists")
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - t0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
+    ap.add_argument("--runs", type=int, default=15)
+    args = ap.parse_args()
+    deck = sorted((args.data / "decks").rglob("*.ydk"))[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        build_home(args.data, home)
+        env = {**os.environ, "DECKCHECK_HOME": str(home)}
+        env.pop("GITHUB_ACTIONS", None)
+        validate = [sys.executable, "-m", "deckcheck", "validate", "--date", "2026-06-01", str(deck)]
+        baseline = [sys.executable, "-c", "pass"]
+        for _ in range(3):  # warm-up: compiled list and format caches, OS file cache
+            timed(validate, env)
+            timed(baseline, env)
+        v = [timed(validate, env) for _ in range(args.runs)]
+        b = [timed(baseline, env) for _ in range(args.runs)]
+        probe = (
+            "import sys; from deckcheck.cli import main; main(['validate', '--date', "
+            f"'2026-06-01', {str(deck)!r}]); "
+            f"print(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
+        )
+        proc = subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+        )
+        heavy = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
+    vm, bm = statistics.median(v), statistics.median(b)
+    result = {
+        "runs": args.runs,
+        "validate_ms": round(vm * 1000, 1),
+        "python_pass_ms": round(bm * 1000, 1),
+        "ratio": round(vm / bm, 2),
+        "goal_ratio": 2.0,
+        "heavy_imports": [m for m in heavy.split(",") if m in HEAVY],
+    }
+    print(f"{'runs':>5} {'validate ms':>12} {'python ms':>10} {'ratio':>6}  heavy imports")
+    print(
+        f"{args.runs:>5} {result['validate_ms']:>12} {result['python_pass_ms']:>10} "
+        f"{result['ratio']:>6}  {', '.join(result['heavy_imports']) or 'none'}"
+    )
+    out = HERE / "results" / "startup.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
