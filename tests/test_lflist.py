@@ -195,3 +195,46 @@ def test_import_export_import_gives_the_same_entries(shared_data: Path, tmp_path
     # Re-importing the same files changes nothing.
     second = import_lflists(confs, dest=tmp_path / "a")
     assert second.written == [] and len(second.unchanged) == len(first.lists)
+
+
+# --------------------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from deckcheck.model import Banlist  # noqa: E402
+
+_names = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30).map(
+    lambda s: " ".join(s.split())  # a comment keeps its words, not its line breaks or padding
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_parses_or_fails_with_one_input_error(text: str) -> None:
+    try:
+        lflist.parse(text, "fuzz")
+    except InputError as exc:
+        assert exc.where and exc.where.startswith("fuzz:")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    entries=st.dictionaries(st.integers(1, 999_999_999), st.tuples(st.integers(0, 3), _names),
+                            max_size=30),
+    whitelist=st.booleans(),
+    name=_names.filter(lambda s: s != ""),
+)  # fmt: skip
+def test_write_then_parse_gives_the_same_list(
+    entries: dict[int, tuple[int, str]], whitelist: bool, name: str
+) -> None:
+    b = Banlist(
+        name=name, family="x", effective=dt.date(2020, 1, 1),
+        mode="whitelist" if whitelist else "blacklist",
+        limits={c: lim for c, (lim, _) in entries.items()},
+        names={c: n for c, (_, n) in entries.items() if n},
+    )  # fmt: skip
+    (lf,) = lflist.parse(lflist.write([b]), "written")
+    again = lflist.to_banlist(lf, family="x", effective=b.effective)
+    assert (again.name, again.mode, again.limits) == (b.name, b.mode, b.limits)
+    assert again.names == {c: n.strip() for c, n in b.names.items() if n.strip()}

@@ -25,6 +25,9 @@ from deckcheck.model import Banlist, Group
 
 MAX_BYTES = 16 * 1024 * 1024  # the YGOPro combined file is 0.7 MB; this is a sanity bound
 
+_FULLWIDTH = {c: unicodedata.normalize("NFKC", chr(c)) for c in range(0xFF01, 0xFF5F)} | {
+    0x3000: " "
+}
 _LINES = re.compile(r"\r\n|\n|\r")
 _GROUP_RE = re.compile(r"^#\s*limited\s+([123])\b", re.IGNORECASE)
 
@@ -66,8 +69,9 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
         if not line:
             continue
         if line.startswith("!"):
-            # YGOPro full-width names/digits: NFKC makes "２０２６.７" read like "2026.7".
-            name = unicodedata.normalize("NFKC", line[1:]).strip()
+            # YGOPro full-width digits/letters: "２０２６.７" reads as "2026.7". Only the
+            # full-width forms are folded (NFKC's folding of those); other text is kept as is.
+            name = line[1:].translate(_FULLWIDTH).strip()
             cur = LfList(name=name, line=no)
             lists.append(cur)
             group = None
