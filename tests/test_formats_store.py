@@ -362,3 +362,12 @@ def test_alternate_artworks_collapse_to_the_stricter_limit(real_home: Path, tmp_
     body = f"entries:\n  - {{id: 4280258, limit: 2}}\n  - {{id: {alt[0]}, limit: 1}}\n"
     b = load_list_file(str(write_list(tmp_path, "tcg", "2026-05-01", body)))
     assert b.limits == {4280258: 1}
+
+
+def test_a_later_folder_wins_on_the_same_family_and_date(tmp_path: Path) -> None:
+    write_list(tmp_path / "builtin", "tcg", "2025-01-01")
+    write_list(tmp_path / "user", "tcg", "2025-01-01",
+               "entries:\n  - {id: 55144522, limit: 2}\n", name="Mine")  # fmt: skip
+    store = ListStore([tmp_path / "builtin", tmp_path / "user"], cache_dir=tmp_path / "c")
+    (only,) = store.lists("tcg")
+    assert only.name == "Mine" and only.limits == {55144522: 2}
