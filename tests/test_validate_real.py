@@ -88,3 +88,28 @@ def test_default_list_is_the_one_in_force(
     assert doc["banlist"]["effective"] <= "2026-06-01"
     assert doc["format"]["id"] == "tcg"
     assert code == EXIT_ILLEGAL  # one card is far from 40
+
+
+def test_validate_path_imports_no_yaml_pydantic_rapidfuzz(
+    real_home: Path, shared_data: Path
+) -> None:
+    import os
+    import subprocess
+    import sys
+
+    deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
+    probe = (
+        "import sys; from deckcheck.cli import main; "
+        f"code = main(['validate', '--date', '2026-06-01', {str(deck)!r}]); "
+        "heavy = [m for m in ('yaml', 'pydantic', 'rapidfuzz') if m in sys.modules]; "
+        "print('HEAVY=' + ','.join(heavy), file=sys.stderr); sys.exit(code)"
+    )
+    env = {**os.environ, "DECKCHECK_HOME": str(real_home)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+        )
+        for _ in range(2)  # the first run may compile caches; the second is the everyday path
+    ]
+    assert runs[1].returncode in (0, 1), runs[1].stderr
+    assert "HEAVY=\n" in runs[1].stderr, runs[1].stderr

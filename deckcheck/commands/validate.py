@@ -171,8 +171,8 @@ def pick_list(fmt: Format, ref: str | None, date: dt.date) -> Banlist | None:
     from deckcheck.formats.store import ListStore
 
     store = ListStore.default()
-    if ref is not None:
-        return store.resolve(ref, date)
+    if ref is not None or fmt.list_family is None:
+        return store.resolve(ref or "", date)
     got = store.in_force(fmt.list_family, date)
     if got is None:
         raise DataError(

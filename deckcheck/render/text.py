@@ -27,7 +27,7 @@ class TextRenderer(Renderer):
             self.out.write("  " + self.line(f) + "\n")
 
     def line(self, f: Finding) -> str:
-        where = f.section or "deck"
+        where: str = f.section or "deck"
         if f.line is not None:
             where += f":{f.line}"
         sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)

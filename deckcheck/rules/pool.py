@@ -70,11 +70,11 @@ def _v(code: str, t: Tally, msg: str) -> Violation:
 
 def check(ctx: Context) -> Iterator[Violation]:
     fmt, bl = ctx.fmt, ctx.banlist
-    pool_bits = Scope(0)
+    pool_scopes = Scope(0)
     for name in fmt.pool:
-        pool_bits |= Scope.__members__.get(name.upper(), Scope(0))
-    region_bits = int(pool_bits & REGION_BITS)
-    pool_bits = int(pool_bits)
+        pool_scopes |= Scope.__members__.get(name.upper(), Scope(0))
+    region_bits = int(pool_scopes & REGION_BITS)
+    pool_bits = int(pool_scopes)
     # Per passcode, not per canonical card: pool, region and dates belong to a printing, and
     # a Rush card "treated as" an Advanced card is not that card's printing.
     for t in ctx.printings.values():
