@@ -234,6 +234,23 @@ def test_jobs_output_identical_to_one_job(tmp_path: Path) -> None:
     assert one.stdout == two.stdout and one.exit_code == two.exit_code == EXIT_ILLEGAL
 
 
+def test_jobs_read_stdin_in_the_parent() -> None:
+    res = invoke(
+        "--format",
+        "dm6",
+        "-o",
+        "csv",
+        "--jobs",
+        "2",
+        str(DM6 / "legal.ydk"),
+        "-",
+        input=(DM6 / "illegal.ydk").read_text(),
+    )
+    rows = res.stdout.splitlines()
+    assert rows[1].startswith(f"{DM6 / 'legal.ydk'},true,40,2,0,")
+    assert rows[2] == "<stdin>,false,40,2,0,DC402 DC403"
+
+
 def test_lang_names_cards_in_messages() -> None:
     res = invoke("--format", "dm6", "--lang", "ja", "-o", "json", str(DM6 / "illegal.ydk"))
     msgs = [f["message"] for f in json.loads(res.stdout)["decks"][0]["findings"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,8 @@ from deckcheck.model import Banlist, Format
 from deckcheck.report import DeckReport, Summary, exit_code
 
 DECK_SUFFIXES = (".ydk", ".txt", ".ydke")
+#: what a worker checks: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by the parent
+Item = str | tuple[str, bytes]
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv")
 
 
@@ -76,9 +79,13 @@ class Checker:
         self.db = open_db(job.db_path) if job.db_path else open_db()
         self._index: Any = None
 
-    def read(self, item: str) -> Any:
+    def read(self, item: Item) -> Any:
         from deckcheck import decks
 
+        if isinstance(item, tuple):  # stdin read by the parent process (--jobs)
+            if item[0] == "!":
+                raise InputError(item[1].decode())
+            return decks.read_bytes(item[1], "<stdin>")
         if item == "-":
             return decks.read_stdin()
         if item.startswith("ydke://"):
@@ -96,14 +103,14 @@ class Checker:
             self._index = Index.for_db(self.db)
         return resolve_deck(deck, self.db, self._index)
 
-    def __call__(self, item: str) -> DeckReport:
+    def __call__(self, item: Item) -> DeckReport:
         from deckcheck.validate import unreadable, validate_deck
 
         job = self.job
         try:
             deck = self.resolve(self.read(item))
         except InputError as exc:
-            where = item if item != "-" else "<stdin>"
+            where = item if isinstance(item, str) and item != "-" else "<stdin>"
             return unreadable(where, f"cannot read the deck: {exc}", job.fmt, job.banlist)
         names = None
         if job.lang and job.lang != "en":
@@ -128,7 +135,7 @@ def _init_worker(job: Job) -> None:
     _WORKER = Checker(job)
 
 
-def _work(item: str) -> DeckReport:
+def _work(item: Item) -> DeckReport:
     assert _WORKER is not None
     return _WORKER(item)
 
@@ -147,7 +154,19 @@ def run_batch(
     # spawn: no inherited locks or open SQLite handles from this process.
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(job,)) as pool:
-        yield from pool.imap(_work, items, chunksize=16)
+        yield from pool.imap(_work, (_stdin_read(i) for i in items), chunksize=16)
+
+
+def _stdin_read(item: str) -> Item:
+    """Workers have no stdin: the parent reads ``-`` and hands the bytes over."""
+    if item != "-":
+        return item
+    from deckcheck.decks.source import read_stream_bytes
+
+    try:
+        return ("-", read_stream_bytes(sys.stdin.buffer, "<stdin>"))
+    except InputError as exc:
+        return ("!", str(exc).encode())  # reported by the worker as an unreadable deck
 
 
 # --------------------------------------------------------------------------- format and list
