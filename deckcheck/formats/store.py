@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,8 @@ _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temp file in the same folder (never half a file)."""
+    import tempfile  # only writers need it; the warm read path does not
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
