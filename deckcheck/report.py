@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import Finding
@@ -41,16 +41,18 @@ class DeckReport:
         return self.legal and not (strict and self.warnings)
 
 
-@dataclass(slots=True)
 class Summary:
     """Running totals over a stream of reports (reports are not kept: memory stays flat)."""
 
-    decks: int = 0
-    legal: int = 0
-    illegal: int = 0
-    warnings: int = 0
-    failed: int = 0  # decks that do not pass (illegal, or with warnings under --strict)
-    codes: dict[str, int] = field(default_factory=dict)
+    __slots__ = ("decks", "legal", "illegal", "warnings", "failed", "codes")
+
+    def __init__(self) -> None:
+        self.decks = 0
+        self.legal = 0
+        self.illegal = 0
+        self.warnings = 0
+        self.failed = 0  # decks that do not pass (illegal, or with warnings under --strict)
+        self.codes: dict[str, int] = {}
 
     def add(self, report: DeckReport, strict: bool = False) -> None:
         self.decks += 1

@@ -2,22 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import IO
 
 from deckcheck.report import DeckReport, Summary
 
 
-@dataclass(frozen=True, slots=True)
 class Meta:
-    """What the run checked against: shown once per output."""
+    """What the run checked against: shown once per output.
 
-    format_id: str
-    format_name: str
-    list_name: str | None
-    list_effective: str | None
-    date: str
-    strict: bool = False
+    A plain class rather than a dataclass: it is created on every start (start-up matters).
+    """
+
+    __slots__ = ("format_id", "format_name", "list_name", "list_effective", "date", "strict")
+
+    def __init__(
+        self,
+        format_id: str,
+        format_name: str,
+        list_name: str | None,
+        list_effective: str | None,
+        date: str,
+        strict: bool = False,
+    ):
+        self.format_id = format_id
+        self.format_name = format_name
+        self.list_name = list_name
+        self.list_effective = list_effective
+        self.date = date
+        self.strict = strict
 
     @property
     def list_label(self) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from deckcheck.model import Banlist, Card, Deck, DeckEntry, Format, Section, Severity
@@ -16,51 +15,110 @@ class CardSource(Protocol):
     def get(self, card_id: int) -> Card | None: ...
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes with __slots__, not dataclasses: they are built on every `deckcheck validate`
+# start, and dataclass creation costs about a millisecond each (start-up is a feature).
+
+
 class Violation:
     """A plain violation; the engine stamps the rule name and severity from the code."""
 
-    code: str
-    message: str
-    section: Section | None = None
-    line: int | None = None
-    card_id: int | None = None
-    card_name: str | None = None
-    count: int | None = None
-    limit: int | None = None
-    candidates: tuple[tuple[int, str], ...] = ()
+    __slots__ = (
+        "code",
+        "message",
+        "section",
+        "line",
+        "card_id",
+        "card_name",
+        "count",
+        "limit",
+        "candidates",
+    )
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        section: Section | None = None,
+        line: int | None = None,
+        card_id: int | None = None,
+        card_name: str | None = None,
+        count: int | None = None,
+        limit: int | None = None,
+        candidates: tuple[tuple[int, str], ...] = (),
+    ):
+        self.code = code
+        self.message = message
+        self.section = section
+        self.line = line
+        self.card_id = card_id
+        self.card_name = card_name
+        self.count = count
+        self.limit = limit
+        self.candidates = candidates
+
+    def __repr__(self) -> str:
+        return f"Violation({self.code!r}, {self.message!r}, {self.section!r}, {self.line!r})"
 
 
-@dataclass(slots=True)
 class Tally:
-    """Copies of one canonical card over main + extra + side, with where it first appears."""
+    """Copies of one card over main + extra + side, with where it first appears."""
 
-    canonical: int
-    name: str
-    count: int = 0
-    section: Section | None = None
-    line: int | None = None
-    card: Card | None = None
+    __slots__ = ("canonical", "name", "count", "section", "line", "card")
+
+    def __init__(
+        self,
+        canonical: int,
+        name: str,
+        count: int = 0,
+        section: Section | None = None,
+        line: int | None = None,
+        card: Card | None = None,
+    ):
+        self.canonical = canonical
+        self.name = name
+        self.count = count
+        self.section = section
+        self.line = line
+        self.card = card
 
     def label(self) -> str:
         return f"{self.name} ({self.canonical})"
 
 
-@dataclass(slots=True)
 class Context:
     """What rules see: the deck, the format on the event date, the list and resolved cards."""
 
-    deck: Deck
-    fmt: Format
-    banlist: Banlist | None
-    date: dt.date
-    points_cap: int | None
-    entries: list[tuple[DeckEntry, Card | None]] = field(default_factory=list)
-    tallies: dict[int, Tally] = field(default_factory=dict)  # by canonical card
-    printings: dict[int, Tally] = field(default_factory=dict)  # by passcode (known cards)
-    counts: dict[str, int] = field(default_factory=dict)  # per section, skill cards left out
-    kinds: dict[int, str] = field(default_factory=dict)  # passcode -> Card.kind, computed once
-    name_of: Callable[[int, Card | None], str] = lambda i, c: c.name if c else str(i)
+    __slots__ = (
+        "deck",
+        "fmt",
+        "banlist",
+        "date",
+        "points_cap",
+        "entries",
+        "tallies",
+        "printings",
+        "counts",
+        "kinds",
+    )
+
+    def __init__(
+        self,
+        deck: Deck,
+        fmt: Format,
+        banlist: Banlist | None,
+        date: dt.date,
+        points_cap: int | None,
+    ):
+        self.deck = deck
+        self.fmt = fmt
+        self.banlist = banlist
+        self.date = date
+        self.points_cap = points_cap
+        self.entries: list[tuple[DeckEntry, Card | None]] = []
+        self.tallies: dict[int, Tally] = {}  # by canonical card
+        self.printings: dict[int, Tally] = {}  # by passcode (known cards)
+        self.counts: dict[str, int] = {}  # per section, skill cards left out
+        self.kinds: dict[int, str] = {}  # passcode -> Card.kind, computed once
 
     def kind(self, card: Card) -> str:
         """``card.kind``, cached: rules ask it for every entry of every deck."""
