@@ -7,6 +7,7 @@ Subcommands live in ``deckcheck.commands.*`` and are imported only when invoked,
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -90,6 +91,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `deckcheck … | head`: the reader went away; nothing more to say.
         sys.stderr.close()
         return 0
+    except Exception as exc:  # last resort: a bug must still not print a traceback
+        if os.environ.get("DECKCHECK_DEBUG"):
+            raise
+        click.echo(
+            f"deckcheck: internal error: {type(exc).__name__}: {exc} "
+            "(a bug: please report it; set DECKCHECK_DEBUG=1 for the traceback)",
+            err=True,
+        )
+        return EXIT_ERROR
     return rv if isinstance(rv, int) else 0
 
 
