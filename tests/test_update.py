@@ -473,6 +473,13 @@ def test_full_update_installs_database_and_records_sources(
         f"{installed.mirror.url}/ProjectIgnis/BabelCDB/cards.cdb"
     )
     assert state["ProjectIgnis/BabelCDB/cards.cdb"]["sha256"] == babel
+    # ... and `db info` shows it: the URL each file came from, its hash and date
+    assert info["update"]["ProjectIgnis/BabelCDB/cards.cdb"]["location"] == (
+        f"{installed.mirror.url}/ProjectIgnis/BabelCDB/cards.cdb"
+    )
+    assert main(["db", "info"]) == 0
+    text = capsys.readouterr().out
+    assert f"{installed.mirror.url}/ProjectIgnis/BabelCDB/cards.cdb  sha256 {babel}" in text
     if installed.full:
         lists = list((installed.home / "banlists").rglob("*.yaml"))
         assert lists, "no lists installed"

@@ -87,6 +87,13 @@ def _text(info: dict[str, Any]) -> str:
             f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
             f"sha256 {s['sha256']}, imported {s['imported_at']}"
         )
+    if info.get("update"):
+        lines.append("installed by 'deckcheck update':")
+        for key, u in sorted(info["update"].items()):
+            lines.append(
+                f"  {key}: {u.get('location')}  sha256 {u.get('sha256')}, "
+                f"{u.get('size')} bytes, installed {u.get('installed_at', '?')}"
+            )
     return "\n".join(lines)
 
 
@@ -105,6 +112,10 @@ def info(output: str) -> int:
     from deckcheck.carddb import open_db
 
     data = open_db().info()
+    from deckcheck.update.apply import installed_sources
+
+    # The importer records cached file paths; the update state knows the URL each came from.
+    data["update"] = {} if data["sample"] else installed_sources()
     if output == "json":
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
