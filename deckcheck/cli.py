@@ -19,15 +19,51 @@ from deckcheck.errors import EXIT_ERROR, DeckcheckError
 
 # name -> (module, attribute, one-line help shown by `deckcheck --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "validate": ("deckcheck.commands.validate", "validate", "Check decks against a format and its list."),
-    "formats": ("deckcheck.commands.formats", "formats", "List the formats deckcheck knows."),
-    "banlist": ("deckcheck.commands.banlist", "banlist", "Show, import, export and diff Forbidden/Limited lists."),
-    "card": ("deckcheck.commands.card", "card", "Find cards by name in any language."),
-    "convert": ("deckcheck.commands.convert", "convert", "Convert a deck between .ydk, ydke:// and text."),
-    "build": ("deckcheck.commands.build", "build", "Turn a text decklist (any language) into a .ydk file."),
-    "deck": ("deckcheck.commands.deck", "deck", "Create and edit decks from the command line."),
-    "db": ("deckcheck.commands.db", "db", "Import and inspect the card database."),
-    "update": ("deckcheck.commands.update", "update", "Fetch current cards and lists from upstream."),
+    "validate": (
+        "deckcheck.commands.validate",
+        "validate",
+        "Check decks against a format and its list.",
+    ),
+    "formats": (
+        "deckcheck.commands.formats",
+        "formats",
+        "List the formats deckcheck knows.",
+    ),
+    "banlist": (
+        "deckcheck.commands.banlist",
+        "banlist",
+        "Show, import, export and diff Forbidden/Limited lists.",
+    ),
+    "card": (
+        "deckcheck.commands.card",
+        "card",
+        "Find cards by name in any language.",
+    ),
+    "convert": (
+        "deckcheck.commands.convert",
+        "convert",
+        "Convert a deck between .ydk, ydke:// and text.",
+    ),
+    "build": (
+        "deckcheck.commands.build",
+        "build",
+        "Turn a text decklist (any language) into a .ydk file.",
+    ),
+    "deck": (
+        "deckcheck.commands.deck",
+        "deck",
+        "Create and edit decks from the command line.",
+    ),
+    "db": (
+        "deckcheck.commands.db",
+        "db",
+        "Import and inspect the card database.",
+    ),
+    "update": (
+        "deckcheck.commands.update",
+        "update",
+        "Fetch current cards and lists from upstream.",
+    ),
 }
 
 

@@ -29,7 +29,9 @@ _MISSING_REASON = (
 
 
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Every test gets its own empty data directory: tests never touch the user's files."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("DECKCHECK_HOME", str(home))
