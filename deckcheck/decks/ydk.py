@@ -17,6 +17,13 @@ UINT32_MAX = 0xFFFFFFFF
 # ("89631139 -- Blue-Eyes", "60303245#created by ..."): "12x" is not a passcode line.
 _PASSCODE = re.compile(r"([0-9]+)(?:$|[\s#\-/;,|(\[])")
 
+
+def _number(digits: str) -> int:
+    """The value of ASCII digits, or UINT32_MAX + 1 for any longer run: int() refuses strings
+    of over 4300 digits (ValueError), and no passcode needs more than 10."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
+
 _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
 
 
@@ -58,7 +65,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             continue
         # Fast path: the line is a bare passcode (nearly every line of a real deck).
         if s.isdigit() and s.isascii():
-            n = int(s)
+            n = _number(s)
             if n <= UINT32_MAX:
                 target.append(DeckEntry(section, n, no, 1, None, raw))
                 seen_content = True
@@ -80,7 +87,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             reason = "not a passcode" if not head.isdigit() else "text glued to the passcode"
             deck.findings.append(unreadable(section, no, raw, reason))
             continue
-        n = int(m.group(1))
+        n = _number(m.group(1))
         if n > UINT32_MAX:
             deck.findings.append(unreadable(section, no, raw, "passcode too large"))
             continue

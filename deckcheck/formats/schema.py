@@ -117,6 +117,23 @@ def _fast_list_doc(text: str) -> dict[str, Any] | None:
     return doc
 
 
+# libyaml recurses in C once per nesting level and crashes the process (SIGSEGV) somewhere
+# past 30,000 levels, before any Python check runs; refuse such text before parsing.
+_DEEP_FLOW = 1000
+_DASH_CHAIN = re.compile(rf"(?:[-?:][ \t]+){{{_DEEP_FLOW}}}")
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _too_deep(text: str) -> bool:
+    if text.count("[") + text.count("{") > _DEEP_FLOW:
+        depth = 0
+        for m in _BRACKET.finditer(text):
+            depth += 1 if m.group() in "[{" else -1
+            if depth > _DEEP_FLOW:
+                return True
+    return _DASH_CHAIN.search(text) is not None
+
+
 def load_yaml(path: Path) -> Any:
     """A YAML document, safely: size cap, no aliases, bounded nesting, errors with the line."""
     try:
@@ -130,6 +147,8 @@ def load_yaml(path: Path) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+    if _too_deep(text):
+        raise InputError(f"YAML nested deeper than {MAX_DEPTH} levels", where=str(path))
     loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     if _MAYBE_ALIAS.search(text):
         loader = _NoAliasLoader
@@ -143,9 +162,17 @@ def load_yaml(path: Path) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}" if mark else str(path)
-        raise InputError(f"malformed YAML: {exc.problem or exc.context}", where=where) from None
+        what = " ".join(str(exc.problem or exc.context).split())
+        raise InputError(f"malformed YAML: {what}", where=where) from None
     except yaml.YAMLError as exc:
-        raise InputError(f"malformed YAML: {exc}", where=str(path)) from None
+        # A ReaderError's text spans two lines; the error is printed as one.
+        what = " ".join(str(exc).split())
+        raise InputError(f"malformed YAML: {what}", where=str(path)) from None
+    except ValueError:
+        # int() refuses over 4300 digits; no number in a list or format is that long.
+        raise InputError(
+            "malformed YAML: a number over 4300 digits long", where=str(path)
+        ) from None
     except RecursionError:
         raise InputError("YAML nested too deeply", where=str(path)) from None
     if _depth(doc, MAX_DEPTH) > MAX_DEPTH:
