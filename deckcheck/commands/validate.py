@@ -132,6 +132,10 @@ _WORKER: Checker | None = None
 
 def _init_worker(job: Job) -> None:
     global _WORKER
+    import deckcheck.carddb
+
+    # The parent has already said once that the built-in sample is in use.
+    deckcheck.carddb._sample_noted = True
     _WORKER = Checker(job)
 
 
@@ -299,8 +303,10 @@ def validate(
     # Open the database before any output starts, so a data error never leaves half a report.
     checker = Checker(job)
     kind = output or default_output()
-    out = click.get_text_stream("stdout")
-    err = click.get_text_stream("stderr")
+    # A file name that is not UTF-8 reaches Python as lone surrogates: print them escaped
+    # (as Python's own stderr does) rather than fail with UnicodeEncodeError mid-report.
+    out = click.get_text_stream("stdout", errors="backslashreplace")
+    err = click.get_text_stream("stderr", errors="backslashreplace")
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
     renderer = render.make(kind, out, err, color=color)
     renderer.start(
