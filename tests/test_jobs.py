@@ -1,0 +1,101 @@
+"""``deckcheck validate --jobs N``: the same reports, in the same order, as ``--jobs 1``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckcheck.cli import cli
+from deckcheck.commands.validate import Job, expand_inputs, run_batch
+from tests.conftest import REPO
+
+KINDS = ["text", "json", "github", "junit", "csv"]
+EXAMPLES = REPO / "examples"
+
+
+def run(*args: str) -> tuple[object, str, str]:
+    """Exit code, stdout and stderr (less the sample note, which a process gives only once)."""
+    res = CliRunner().invoke(
+        cli, ["validate", *args], catch_exceptions=False, standalone_mode=False
+    )
+    err = "".join(x for x in res.stderr.splitlines(True) if "built-in sample" not in x)
+    return res.return_value, res.stdout, err
+
+
+@pytest.fixture
+def mixed_folder(tmp_path: Path) -> Path:
+    """Hand-made decks: legal, illegal, text lists, unreadable and empty files, sub-folders.
+
+    Many more decks than one chunk per worker, so a run that returned reports as workers
+    finish them (not in input order) would shuffle the output.
+    """
+    sources = [
+        EXAMPLES / "dm6" / "legal.ydk",
+        EXAMPLES / "dm6" / "illegal.ydk",
+        EXAMPLES / "text" / "dm6-ja.txt",
+        EXAMPLES / "text" / "dm6-zh-CN.txt",
+    ]
+    for i in range(120):
+        sub = tmp_path / f"s{i % 3}" / ("deep" if i % 7 == 0 else "")
+        sub.mkdir(parents=True, exist_ok=True)
+        src = sources[i % len(sources)]
+        shutil.copy(src, sub / f"d{i:03d}{src.suffix}")
+    (tmp_path / "s0" / "binary.ydk").write_bytes(b"\x00\xff" * 64)
+    (tmp_path / "s1" / "empty.ydk").write_bytes(b"")
+    (tmp_path / "s2" / "broken.ydk").write_text("#main\n55144522\nnot a card\n#extra\n")
+    return tmp_path
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_hand_made_decks_same_output_with_jobs(mixed_folder: Path, kind: str) -> None:
+    args = ["--format", "dm6", "--date", "2026-06-01", "-o", kind, str(mixed_folder)]
+    one = run("--jobs", "1", *args)
+    two = run("--jobs", "2", *args)
+    three = run("--jobs", "3", *args)
+    assert "binary.ydk" in one[1] and "123 decks checked" in one[2]
+    assert one == two == three
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_real_decks_same_output_with_jobs(real_home: Path, shared_data: Path, kind: str) -> None:
+    args = ["--date", "2026-06-01", "-o", kind, str(shared_data / "decks")]
+    one = run("--jobs", "1", *args)
+    two = run("--jobs", "2", *args)
+    assert "209 decks checked" in one[2]
+    assert one == two
+
+
+def test_run_batch_streams_reports_in_input_order(mixed_folder: Path) -> None:
+    from deckcheck.formats import ListStore, get_format
+
+    date = dt.date(2026, 6, 1)
+    fmt = get_format("dm6")
+    banlist = ListStore.default().in_force("dm6", date)
+    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
+    items = list(expand_inputs([str(mixed_folder)]))
+    serial = list(run_batch(items, job, 1))
+    parallel = run_batch(iter(items), job, 2)  # a generator in, a generator out
+    assert next(parallel).input == items[0]
+    rest = list(parallel)
+    assert [r.input for r in serial] == items
+    assert [serial[0], *rest] == serial
+    assert any(not r.legal for r in serial) and any(r.legal for r in serial)
+
+
+def test_workers_do_not_repeat_the_sample_note(tmp_path: Path) -> None:
+    env = {**os.environ, "DECKCHECK_HOME": str(tmp_path)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "validate", "--format", "dm6", "--jobs", "2",
+         "-o", "csv", str(EXAMPLES / "dm6")],
+        env=env, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.count("using the built-in sample") == 1, proc.stderr
+    assert len(proc.stdout.splitlines()) == 3
