@@ -395,6 +395,11 @@ def _lang_order(lang: str) -> tuple[int, str]:
 
 
 def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult]:
+    # An import killed mid-way (SIGKILL, power loss) leaves its temp copy behind, a whole
+    # database each time. Only the lock holder writes one, so any found now is stale.
+    for stale in db_path.parent.glob(".cards-*.sqlite3.tmp"):
+        with contextlib.suppress(OSError):
+            stale.unlink()
     fd, tmp_name = tempfile.mkstemp(prefix=".cards-", suffix=".sqlite3.tmp", dir=db_path.parent)
     os.close(fd)
     tmp = Path(tmp_name)
