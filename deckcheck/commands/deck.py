@@ -1,0 +1,511 @@
+"""``deckcheck deck``: create, show, edit and measure a deck file from the command line.
+
+The logic lives in ``deckcheck.deckedit``; this module parses options and prints.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from typing import Any
+
+import click
+
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError, InputError
+
+_SECTIONS = ("main", "extra", "side")
+
+
+def _date(value: str | None) -> dt.date:
+    from deckcheck.commands.validate import parse_date
+
+    return parse_date(value)
+
+
+class _Session:
+    """The card database, lookup index and format a deck command works with."""
+
+    def __init__(self, format_id: str | None, date_text: str | None):
+        from deckcheck.carddb import open_db
+        from deckcheck.lookup import Index
+
+        self.db = open_db()
+        self.index = Index.for_db(self.db)
+        self.format_id = format_id
+        self.date = _date(date_text)
+
+    def fmt(self, df: Any = None) -> Any:
+        from deckcheck.formats import get_format
+
+        fid = self.format_id or (df.format_hint if df is not None else None) or "tcg"
+        return get_format(fid)
+
+    def load(self, path: str) -> Any:
+        from deckcheck import deckedit
+
+        return deckedit.load(path, self.db, self.index)
+
+    def card(self, query: str) -> int | None:
+        """The passcode for CARD, or None after printing the candidates (exit 1)."""
+        from deckcheck import deckedit
+
+        try:
+            return deckedit.resolve_card(query, self.db, self.index)
+        except deckedit.NotResolved as exc:
+            cands = exc.candidates()
+            if exc.resolution.status == "ambiguous":
+                click.echo(f'deckcheck: "{query}" matches more than one card:', err=True)
+            else:
+                hint = "; did you mean:" if cands else " (no similar name)"
+                click.echo(f'deckcheck: unknown card "{query}"{hint}', err=True)
+            for cid, name in cands:
+                click.echo(f"  {cid:>9}  {name}", err=True)
+            if cands:
+                click.echo("  (give the passcode or the full name)", err=True)
+            return None
+
+
+def _section(main: bool, extra: bool, side: bool) -> str | None:
+    picked = [s for s, on in zip(_SECTIONS, (main, extra, side), strict=True) if on]
+    if len(picked) > 1:
+        raise click.UsageError("give at most one of --main, --extra, --side")
+    return picked[0] if picked else None
+
+
+def _finding_line(f: Any) -> str:
+    where = f.section or "deck"
+    if f.line is not None:
+        where += f":{f.line}"
+    return f"{where} {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"
+
+
+def _legality_text(chk: Any, fmt: Any, date: dt.date) -> list[str]:
+    r = chk.report
+    under = fmt.name + (f", {r.list_label}" if r.list_label else "")
+    verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
+    out = [f"{verdict} in {under} on {date.isoformat()}"]
+    if chk.skipped:
+        out.append(f"note: {chk.skipped}")
+    out.extend("  " + _finding_line(f) for f in r.findings)
+    return out
+
+
+_SECTION_OPTS = [
+    click.option("--main", "to_main", is_flag=True, help="The Main Deck."),
+    click.option("--extra", "to_extra", is_flag=True, help="The Extra Deck."),
+    click.option("--side", "to_side", is_flag=True, help="The Side Deck."),
+]
+
+
+def _common(f: Any) -> Any:
+    f = click.option("-d", "--date", "date_text", metavar="YYYY-MM-DD",
+                     help="Date the list in force is taken for (default: today).")(f)  # fmt: skip
+    f = click.option("-f", "--format", "format_id", metavar="ID",
+                     help="Format (default: the deck's '#format' line, else tcg).")(f)  # fmt: skip
+    return f
+
+
+def _edit_opts(f: Any) -> Any:
+    f = click.option("--strict", is_flag=True,
+                     help="Exit 1 when the deck is illegal after the edit.")(f)  # fmt: skip
+    f = click.option("--lang", default="en", show_default=True, metavar="L",
+                     help="Language of card names in messages.")(f)  # fmt: skip
+    return _common(f)
+
+
+@click.group(
+    "deck",
+    epilog="""\b
+Examples:
+  deckcheck deck new my.ydk --format tcg
+  deckcheck deck add my.ydk "Ash Blossom" -n 3
+  deckcheck deck add my.ydk 灰流丽 --side
+  deckcheck deck move my.ydk "Nibiru" --to side -n 1
+  deckcheck deck remove my.ydk 14558127 -n 1
+  deckcheck deck show my.ydk --lang ja
+  deckcheck deck stats my.ydk --hand 5 --card "Ash Blossom|Effect Veiler"
+
+Edits keep the file's format (.ydk with its comments, text list, ydke:// link)
+and are written all or nothing. Exit codes: 0 done (an edit exits 0 even when
+the deck becomes illegal, unless --strict), 1 a card name is unknown or
+ambiguous (candidates on stderr, file untouched), 2 usage or input error.""",
+)
+def deck() -> None:
+    """Create and edit decks from the command line."""
+
+
+# --------------------------------------------------------------------------- new
+
+
+@deck.command(
+    "new",
+    epilog="""\b
+Examples:
+  deckcheck deck new my.ydk
+  deckcheck deck new list.txt --format ocg
+  deckcheck deck new link.ydke
+
+The kind follows the name: .txt a text list, .ydke a ydke:// link, else .ydk.
+--format writes a '#format ID' line that the other deck commands use.""",
+)
+@click.argument("path", metavar="DECK")
+@click.option("-f", "--format", "format_id", metavar="ID", help="Format the deck is built for.")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def new(path: str, format_id: str | None, force: bool) -> int:
+    """Create an empty deck file DECK."""
+    from deckcheck import deckedit
+    from deckcheck.decks.write import write_atomic
+
+    if format_id is not None:
+        from deckcheck.formats import get_format
+
+        format_id = get_format(format_id).id
+    if os.path.exists(path) and not force:
+        raise InputError("already exists (use --force to overwrite it)", where=path)
+    kind = deckedit.kind_for_path(path)
+    if kind == "ydke" and format_id:
+        click.echo("deckcheck: note: a ydke:// file cannot hold the format; not written", err=True)
+        format_id = None
+    write_atomic(path, deckedit.new_text(kind, format_id))
+    click.echo(f"{path}: new empty {kind} deck" + (f" for {format_id}" if format_id else ""))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- show
+
+
+@deck.command(
+    "show",
+    epilog="""\b
+Examples:
+  deckcheck deck show my.ydk
+  deckcheck deck show list.txt --lang zh-CN --format ocg
+  deckcheck deck show my.ydk --output json""",
+)
+@click.argument("path", metavar="DECK")
+@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@_common
+@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output kind.")  # fmt: skip
+def show(path: str, lang: str, format_id: str | None, date_text: str | None, output: str) -> int:
+    """Show DECK grouped by card kind, with its legality in the format."""
+    from deckcheck import deckedit
+
+    s = _Session(format_id, date_text)
+    df = s.load(path)
+    fmt = s.fmt(df)
+
+    def name(cid: int) -> str:
+        return s.db.name(cid, lang)
+
+    chk = deckedit.check(df.deck, fmt, s.db, s.date, names=name if lang != "en" else None)
+    groups = deckedit.grouped(df.deck, s.db, fmt.at(s.date), name)
+    counts = df.deck.counts()
+    if output == "json":
+        doc = {
+            "schema_version": 1,
+            "input": path,
+            "kind": df.kind,
+            "format": {"id": fmt.id, "name": fmt.name},
+            "banlist": (
+                {"name": chk.banlist.name, "effective": chk.banlist.effective.isoformat()}
+                if chk.banlist
+                else None
+            ),
+            "list_skipped": chk.skipped,
+            "date": s.date.isoformat(),
+            "counts": counts,
+            "sections": {
+                sec: [
+                    {
+                        "kind": g.kind,
+                        "count": g.count,
+                        "cards": [
+                            {"id": ln.card_id, "name": ln.name, "count": ln.count, "line": ln.line}
+                            for ln in g.lines
+                        ],
+                    }
+                    for g in groups[sec]
+                ]
+                for sec in _SECTIONS
+            },
+            "legal": chk.report.legal,
+            "findings": [f.to_json() for f in chk.report.findings],
+        }
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    out = [f"{path} ({df.kind})"]
+    for sec in _SECTIONS:
+        if sec != "main" and not counts[sec]:
+            continue
+        out.append(f"{deckedit.SECTION_LABEL[sec]} ({counts[sec]})")
+        for g in groups[sec]:
+            out.append(f"  {g.kind.capitalize()} ({g.count})")
+            for ln in g.lines:
+                tag = f"  [{ln.card_id}]" if ln.card_id is not None else "  [unresolved]"
+                out.append(f"    {ln.count} {ln.name}{tag}")
+    out.extend(_legality_text(chk, fmt, s.date))
+    click.echo("\n".join(out))
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- edits
+
+
+def _finish(path: str, s: _Session, df: Any, before: Any, fmt: Any, change: Any,
+            strict: bool, lang: str) -> int:  # fmt: skip
+    from deckcheck import deckedit
+
+    names = (lambda cid: s.db.name(cid, lang)) if lang != "en" else None
+    after = deckedit.check(df.deck, fmt, s.db, s.date, names=names)
+    deckedit.save(df)
+    label = deckedit.SECTION_LABEL
+    what = f"{change.count} × {change.name} ({change.card_id})"
+    if change.verb == "moved":
+        msg = f"moved {what} from the {label[change.origin]} to the {label[change.section]}"
+    elif change.verb == "added":
+        msg = f"added {what} to the {label[change.section]}"
+    else:
+        msg = f"removed {what} from the {label[change.section]}"
+    click.echo(f"{path}: {msg}; now {change.now} in the deck")
+    added, fixed = deckedit.new_findings(before.report, after.report)
+    for f in added:
+        click.echo(f"  new: {_finding_line(f)}")
+    for f in fixed:
+        click.echo(f"  fixed: {f.code} [{f.rule}] {' '.join(f.message.splitlines())}")
+    r = after.report
+    c = r.counts
+    under = fmt.name + (f", {r.list_label}" if r.list_label else "")
+    verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
+    click.echo(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} in {under}")
+    if after.skipped:
+        click.echo(f"  note: {after.skipped}")
+    return EXIT_ILLEGAL if strict and not r.legal else EXIT_OK
+
+
+def _edit(path: str, card: str, format_id: str | None, date_text: str | None) -> Any:
+    s = _Session(format_id, date_text)
+    df = s.load(path)
+    cid = s.card(card)
+    if cid is None:
+        return None
+    fmt = s.fmt(df)
+    from deckcheck import deckedit
+
+    before = deckedit.check(df.deck, fmt, s.db, s.date)
+    return s, df, cid, fmt, before
+
+
+def _exact(card: str) -> bool:
+    q = card.strip()
+    return q.isascii() and q.isdigit()
+
+
+def _run(fn: Any) -> Any:
+    from deckcheck import deckedit
+
+    try:
+        return fn()
+    except deckedit.EditError as exc:
+        raise DeckcheckError(exc.message, where=exc.where) from None
+
+
+@deck.command(
+    "add",
+    epilog="""\b
+Examples:
+  deckcheck deck add my.ydk "Ash Blossom & Joyous Spring" -n 3
+  deckcheck deck add my.ydk 灰流丽 -n 3
+  deckcheck deck add my.ydk "Accesscode Talker"          (goes to the Extra Deck)
+  deckcheck deck add my.ydk 14558127 --side
+
+Extra Deck monsters go to the Extra Deck, other cards to the Main Deck. A card
+asked into a deck it cannot be in (a spell into the Extra Deck, a Link monster
+into the Main Deck, a token) is refused; --force places it anyway.""",
+)
+@click.argument("path", metavar="DECK")
+@click.argument("card", metavar="CARD")
+@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Copies to add.")  # fmt: skip
+@_SECTION_OPTS[0]
+@_SECTION_OPTS[1]
+@_SECTION_OPTS[2]
+@click.option("--force", is_flag=True, help="Place the card even where it does not belong.")
+@_edit_opts
+def add(path: str, card: str, count: int, to_main: bool, to_extra: bool, to_side: bool,
+        force: bool, strict: bool, lang: str, format_id: str | None,
+        date_text: str | None) -> int:  # fmt: skip
+    """Add CARD (passcode or name in any language) to DECK."""
+    from deckcheck import deckedit
+
+    section = _section(to_main, to_extra, to_side)
+    got = _edit(path, card, format_id, date_text)
+    if got is None:
+        return EXIT_ILLEGAL
+    s, df, cid, fmt, before = got
+    change = _run(lambda: deckedit.add(df, cid, count, section, fmt.at(s.date), s.db, s.index,
+                                       force=force, lang=lang))  # fmt: skip
+    return _finish(path, s, df, before, fmt, change, strict, lang)
+
+
+@deck.command(
+    "remove",
+    epilog="""\b
+Examples:
+  deckcheck deck remove my.ydk "Ash Blossom" -n 1
+  deckcheck deck remove my.ydk 灰流丽 --side --all
+  deckcheck deck remove my.ydk 14558127
+
+The last copies in the file go first. A passcode removes that printing only;
+a name removes any artwork of the card.""",
+)
+@click.argument("path", metavar="DECK")
+@click.argument("card", metavar="CARD")
+@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Copies to remove.")  # fmt: skip
+@click.option("--all", "all_", is_flag=True, help="Remove every copy in the section.")
+@_SECTION_OPTS[0]
+@_SECTION_OPTS[1]
+@_SECTION_OPTS[2]
+@_edit_opts
+def remove(path: str, card: str, count: int, all_: bool, to_main: bool, to_extra: bool,
+           to_side: bool, strict: bool, lang: str, format_id: str | None,
+           date_text: str | None) -> int:  # fmt: skip
+    """Remove copies of CARD from DECK (default: from where the card belongs)."""
+    from deckcheck import deckedit
+
+    section = _section(to_main, to_extra, to_side)
+    got = _edit(path, card, format_id, date_text)
+    if got is None:
+        return EXIT_ILLEGAL
+    s, df, cid, fmt, before = got
+    n = None if all_ else count
+    change = _run(lambda: deckedit.remove(df, cid, n, section, fmt.at(s.date), s.db, s.index,
+                                          exact=_exact(card), lang=lang))  # fmt: skip
+    return _finish(path, s, df, before, fmt, change, strict, lang)
+
+
+@deck.command(
+    "move",
+    epilog="""\b
+Examples:
+  deckcheck deck move my.ydk "Nibiru, the Primal Being" --to side -n 1
+  deckcheck deck move my.ydk 灰流丽 --to main --from side --all""",
+)
+@click.argument("path", metavar="DECK")
+@click.argument("card", metavar="CARD")
+@click.option("--to", "to", type=click.Choice(_SECTIONS), required=True, help="Destination.")
+@click.option("--from", "origin", type=click.Choice(_SECTIONS), default=None,
+              help="Origin (default: the section holding the card).")  # fmt: skip
+@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Copies to move.")  # fmt: skip
+@click.option("--all", "all_", is_flag=True, help="Move every copy in the origin.")
+@click.option("--force", is_flag=True, help="Place the card even where it does not belong.")
+@_edit_opts
+def move(path: str, card: str, to: str, origin: str | None, count: int, all_: bool, force: bool,
+         strict: bool, lang: str, format_id: str | None, date_text: str | None) -> int:  # fmt: skip
+    """Move copies of CARD between the Main, Extra and Side Deck of DECK."""
+    from deckcheck import deckedit
+
+    got = _edit(path, card, format_id, date_text)
+    if got is None:
+        return EXIT_ILLEGAL
+    s, df, cid, fmt, before = got
+    n = None if all_ else count
+    to_: Any = to  # click.Choice gives one of the three section names
+    ex = _exact(card)
+    change = _run(lambda: deckedit.move(df, cid, n, to_, origin, fmt.at(s.date), s.db,
+                                        s.index, exact=ex, force=force, lang=lang))  # fmt: skip
+    return _finish(path, s, df, before, fmt, change, strict, lang)
+
+
+# --------------------------------------------------------------------------- stats
+
+
+@deck.command(
+    "stats",
+    epilog="""\b
+Examples:
+  deckcheck deck stats my.ydk
+  deckcheck deck stats my.ydk --hand 6 --exact
+  deckcheck deck stats my.ydk --card "Ash Blossom|Effect Veiler|Infinite Impermanence"
+  deckcheck deck stats my.ydk --output json
+
+Odds are exact (hypergeometric): P(at least one) = 1 - C(N-K, n) / C(N, n) for
+K copies in a Main Deck of N cards and an opening hand of n (5 going first,
+6 going second). A --card group joins cards with '|': at least one of any.""",
+)
+@click.argument("path", metavar="DECK")
+@click.option("--hand", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Opening hand size (5 first, 6 second).")  # fmt: skip
+@click.option("--card", "cards", multiple=True, metavar="CARD[|CARD…]",
+              help="A card or a group of cards; may be repeated.")  # fmt: skip
+@click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
+@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@_common
+@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="Output kind.")  # fmt: skip
+def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang: str,
+          format_id: str | None, date_text: str | None, output: str) -> int:  # fmt: skip
+    """Composition of DECK and the odds of opening each card."""
+    from deckcheck import deckedit
+
+    s = _Session(format_id, date_text)
+    df = s.load(path)
+    fmt = s.fmt(df).at(s.date)
+    comp = deckedit.composition(df.deck, s.db, fmt)
+    n_main = comp["counts"]["main"]
+    copies = deckedit.main_copies(df.deck, s.db)
+    per_card = [
+        deckedit.group_odds(n_main, copies, [cid], hand, s.db.name(cid, lang)) for cid in copies
+    ]
+    groups = []
+    for spec in cards:
+        ids = []
+        for q in [p.strip() for p in spec.split(deckedit.GROUP_SEP) if p.strip()]:
+            cid = s.card(q)
+            if cid is None:
+                return EXIT_ILLEGAL
+            root = deckedit.art_root(cid, s.db)
+            if root not in copies:
+                click.echo(f"deckcheck: note: {s.db.name(cid, lang)} is not in the Main Deck",
+                           err=True)  # fmt: skip
+            ids.append(root)
+        if not ids:
+            raise click.UsageError(f"--card {spec!r} names no card")
+        label = " | ".join(s.db.name(i, lang) for i in dict.fromkeys(ids))
+        groups.append(deckedit.group_odds(n_main, copies, ids, hand, label))
+    if output == "json":
+        def js(o: Any) -> dict[str, Any]:
+            return {"name": o.label, "ids": o.ids, "copies": o.copies,
+                    "p_at_least_one": o.p_any, "p_exactly": o.exactly}  # fmt: skip
+
+        doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
+               "composition": comp, "cards": [js(o) for o in per_card],
+               "groups": [js(o) for o in groups]}  # fmt: skip
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    c = comp["counts"]
+    out = [f"{path}: main {c['main']}, extra {c['extra']}, side {c['side']}"]
+
+    def kv(d: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
+
+    out.append(f"  Main Deck:   {kv(comp['main'])}")
+    out.append(f"  subtypes:    {kv(comp['subtypes'])}")
+    avg = comp["average_level"]
+    out.append(f"  levels:      {kv(comp['levels'])}" + (f" (average {avg})" if avg else ""))
+    out.append(f"  attributes:  {kv(comp['attributes'])}")
+    out.append(f"  types:       {kv(comp['types'])}")
+    out.append(f"  Extra Deck:  {kv(comp['extra'])}")
+    out.append(f"Opening hand of {hand} from {n_main}: P(at least one)")
+    for o in sorted(per_card, key=lambda o: -o.p_any):
+        row = f"  {o.p_any * 100:6.2f}%  {o.copies} × {o.label}"
+        if exact_table:
+            row += "   exactly: " + " ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly))
+        out.append(row)
+    for o in groups:
+        out.append(f"  {o.p_any * 100:6.2f}%  any of {o.copies} cards: {o.label}")
+    click.echo("\n".join(out))
+    return EXIT_OK
