@@ -251,6 +251,7 @@ class _Editor:
         from deckcheck.decks import ydk as _ydk
 
         heads: list[tuple[int, str]] = []
+        sec: str | None
         for i, raw in enumerate(self.df.lines):
             s = raw.strip()
             if not s:
@@ -265,12 +266,12 @@ class _Editor:
                     heads.append((i, sec2))
         out: dict[str, tuple[int, int]] = {}
         starts = [(-1, "main"), *heads]
-        for k, (i, sec) in enumerate(starts):
+        for k, (i, name) in enumerate(starts):
             end = starts[k + 1][0] if k + 1 < len(starts) else len(self.df.lines)
             if k == 0 and heads and heads[0][1] == "main" and end == heads[0][0]:
                 # Lines before "#main" are header comments, not the Main Deck.
                 continue
-            out[sec] = (i + 1, end)
+            out[name] = (i + 1, end)
         return out
 
     def _insert_at(self, section: Section) -> int:

@@ -66,7 +66,7 @@ class _Session:
             return None
 
 
-def _section(main: bool, extra: bool, side: bool) -> str | None:
+def _section(main: bool, extra: bool, side: bool) -> Any:
     picked = [s for s, on in zip(_SECTIONS, (main, extra, side), strict=True) if on]
     if len(picked) > 1:
         raise click.UsageError("give at most one of --main, --extra, --side")
@@ -413,9 +413,10 @@ def move(path: str, card: str, to: str, origin: str | None, count: int, all_: bo
         return EXIT_ILLEGAL
     s, df, cid, fmt, before = got
     n = None if all_ else count
+    where: Any = origin
     to_: Any = to  # click.Choice gives one of the three section names
     ex = _exact(card)
-    change = _run(lambda: deckedit.move(df, cid, n, to_, origin, fmt.at(s.date), s.db,
+    change = _run(lambda: deckedit.move(df, cid, n, to_, where, fmt.at(s.date), s.db,
                                         s.index, exact=ex, force=force, lang=lang))  # fmt: skip
     return _finish(path, s, df, before, fmt, change, strict, lang)
 
