@@ -54,9 +54,11 @@ def list_date(name: str) -> tuple[int, ...]:
 
 def canonical_limits(limits: dict[int, int], db: Any) -> dict[int, int]:
     # Alternate artworks share their main card's status; keep the strictest when both appear.
+    # A "treated as" card (GOAT entry, Rush reprint) stays under its own passcode.
     out: dict[int, int] = {}
     for cid, n in limits.items():
-        c = db.canonical(cid)
+        card = db.get(cid)
+        c = card.canonical if card is not None and card.alias_kind == "artwork" else cid
         out[c] = min(n, out.get(c, n))
     return out
 

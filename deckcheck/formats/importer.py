@@ -50,12 +50,27 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
 
 
+def list_key(db: Any, card: int) -> int:
+    """The id a list entry is kept under: an alternate artwork's card, else the passcode.
+
+    Only artworks are merged. A card "treated as" another (a Rush reprint of an OCG card, a
+    GOAT or pre-errata entry) keeps its own passcode, because EDOPro looks a list up by the
+    passcode and then by its alias, never the other way: the GOAT list naming "Terraforming
+    (GOAT)" does not admit the modern Terraforming, and a Rush list forbidding "Vanity's Fiend
+    (Rush)" says nothing about the OCG card. Rules read the canonical id first, then the
+    passcode, so the treated-as card still takes its alias's status.
+    """
+    got = db.get(card)
+    if got is None or got.alias_kind != "artwork":
+        return card
+    return int(got.canonical)
+
+
 def canonicalize(b: Banlist, db: Any) -> Banlist:
     """Key a list by canonical passcodes (alternate artworks share their card's status)."""
 
     def canon(card: int) -> int:
-        got = db.canonical(card)
-        return int(got) if got else card
+        return list_key(db, card)
 
     limits: dict[int, int] = {}
     for card, lim in b.limits.items():

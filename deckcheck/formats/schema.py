@@ -299,10 +299,12 @@ class _Names:
         return self._db
 
     def canonical(self, card: int) -> int:
+        """The id a list keeps the card under (artworks merged; see importer.list_key)."""
         if self._db is None:
             return card
-        got = self._db.canonical(card)
-        return int(got) if got else card
+        from deckcheck.formats.importer import list_key
+
+        return list_key(self._db, card)
 
     def resolve(self, name: str, where: str) -> tuple[int, str]:
         db = self.db()

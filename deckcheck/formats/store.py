@@ -21,7 +21,7 @@ from deckcheck import paths
 from deckcheck.errors import DataError, InputError
 from deckcheck.model import Banlist, Format, Group, SizeRange
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: treated-as cards keep their own passcode in lists
 _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 

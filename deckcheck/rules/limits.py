@@ -12,7 +12,7 @@ effective date. Unlisted cards of a whitelist list are DC405 (see ``pool``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from deckcheck.model import Banlist
 from deckcheck.rules._base import CodeInfo, Context, Tally, Violation, plural
@@ -25,12 +25,18 @@ CODES: dict[str, CodeInfo] = {
 NAME = "limits"
 
 
-def listed_limit(banlist: Banlist, t: Tally) -> int | None:
-    """The list's entry for a card (canonical id first, then the passcode itself)."""
+def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> int | None:
+    """The list's entry for a card: its canonical id first, else the strictest entry of the
+    passcodes the deck holds it as (a GOAT entry or a Rush reprint is listed under its own
+    passcode, as EDOPro reads it: the passcode, then its alias)."""
     got = banlist.limits.get(t.canonical)
-    if got is None and t.card is not None and t.card.id != t.canonical:
-        got = banlist.limits.get(t.card.id)
-    return got
+    if got is not None:
+        return got
+    ids = set(passcodes)
+    if t.card is not None:
+        ids.add(t.card.id)
+    found = [banlist.limits[i] for i in ids if i != t.canonical and i in banlist.limits]
+    return min(found) if found else None
 
 
 def check(ctx: Context) -> Iterator[Violation]:
@@ -38,8 +44,12 @@ def check(ctx: Context) -> Iterator[Violation]:
     if bl is None:
         return
     where = ctx.list_label()
+    held: dict[int, list[int]] = {}  # canonical -> passcodes in the deck, when not itself
+    for p in ctx.printings.values():
+        if p.card is not None and p.card.canonical != p.canonical:
+            held.setdefault(p.card.canonical, []).append(p.canonical)
     for t in ctx.tallies.values():
-        limit = listed_limit(bl, t)
+        limit = listed_limit(bl, t, held.get(t.canonical, ()))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
