@@ -36,6 +36,7 @@ LISTS = {
     "goat": ("GOAT/2005.4 GOAT.lflist.conf", "2005.4 GOAT"),
     "speed": ("Speed/2025.07 Speed Duel.lflist.conf", "2025.07 Speed Duel"),
     "rush": ("Rush/2026.07.01 Rush Duel.lflist.conf", "2026.07.01 Rush Duel"),
+    "genesys": ("Genesys/2026.06.08 Genesys.lflist.conf", "2026.06.08 Genesys"),
 }
 
 # EDOPro constants (ProjectIgnis/CardScripts constant.lua, edopro data_manager.h).
@@ -184,7 +185,7 @@ def reference(
                 if lst.whitelist:
                     flag("pool", cid)
                 continue
-            if seen[code] > limit:
+            if seen[code] > limit and limit < 3:  # over 3 is the copies rule (EDOPro: CARDCOUNT)
                 flag("limits", code)
     for code, n in counts.items():
         if n > 3:
@@ -410,3 +411,251 @@ def test_every_named_exception_is_needed() -> None:
     if not _USED:
         pytest.skip("the real-deck audit did not run")
     assert set(_USED) == set(EXCEPTIONS), _USED
+
+
+# --------------------------------------------------------------------------- built decks
+# Decks built from the lists and the card database (picked by the reference's own reading),
+# each judged by the reference and by deckcheck.
+
+MAIN_KINDS = TYPE_MONSTER | TYPE_SPELL | TYPE_TRAP
+TYPE_PENDULUM = 0x1000000
+
+
+def main_deck_card(row: Row, fmt: str) -> bool:
+    """A plain Main Deck card of ``fmt``: no token, skill, Extra Deck or (Rush) Ritual monster."""
+    if not row.type & MAIN_KINDS or row.type & (TYPE_TOKEN | TYPE_SKILL | TYPE_PENDULUM):
+        return False
+    return not (row.type & TYPE_MONSTER and row.type & (extra_types(fmt) | TYPE_RITUAL))
+
+
+def pick(ids: Iterable[int], n: int) -> list[int]:
+    got = sorted(ids)[:n]
+    assert len(got) == n, f"the data has only {len(got)} such cards, {n} needed"
+    return got
+
+
+def judge(
+    capsys: pytest.CaptureFixture[str],
+    fmt: str,
+    cards: dict[int, Row],
+    lst: RefList,
+    main_: list[int],
+    extra: list[int] = [],  # noqa: B006 - never mutated
+) -> tuple[dict[str, set[object]], dict[str, set[object]], dict[str, object]]:
+    """(reference families, deckcheck families, deckcheck report) for one ydke deck."""
+    rep = run_deckcheck(capsys, fmt, [ydke(main_, extra)])[0]
+    ref = reference({"main": main_, "extra": extra, "side": []}, fmt, cards, lst)
+    return ref, deckcheck_families(rep), rep
+
+
+@pytest.fixture(scope="module")
+def rush(shared_data: Path, cdb: dict[int, Row]) -> dict[str, object]:
+    lst = ref_list(shared_data, "rush")
+    three = [c for c, n in lst.limits.items() if n == 3 and c in cdb]
+    legends = [
+        c
+        for c in three
+        if cdb[c].ot & OT_LEGEND
+        and cdb[c].type & TYPE_MONSTER
+        and main_deck_card(cdb[c], "rush")
+        and cdb[c].alias in cdb
+        and cdb[cdb[c].alias].ot & (OT_OCG | OT_TCG)
+    ]
+    # Two Legend reprints of two different OCG cards.
+    first = pick(legends, 1)[0]
+    second = pick((c for c in legends if cdb[c].alias != cdb[first].alias), 1)[0]
+    plain = pick(
+        (
+            c
+            for c in three
+            if cdb[c].ot == 0x200 and not cdb[c].alias and main_deck_card(cdb[c], "rush")
+        ),
+        13,
+    )
+    return {"list": lst, "legend": first, "legend2": second, "plain": plain}
+
+
+def test_rush_deck_with_a_legend_reprint_is_legal_as_in_edopro(
+    real_home: Path,
+    cdb: dict[int, Row],
+    rush: dict[str, object],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lst, legend, plain = rush["list"], rush["legend"], rush["plain"]
+    assert isinstance(lst, RefList) and isinstance(legend, int) and isinstance(plain, list)
+    deck = [legend] + [c for c in plain for _ in range(3)]
+    ref, got, rep = judge(capsys, "rush", cdb, lst, deck)
+    assert ref == {} and got == {} and rep["legal"] is True, rep["findings"]
+
+
+def test_rush_two_legend_monsters_and_the_ocg_card_are_refused_as_in_edopro(
+    real_home: Path,
+    cdb: dict[int, Row],
+    rush: dict[str, object],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lst, legend, legend2, plain = rush["list"], rush["legend"], rush["legend2"], rush["plain"]
+    assert isinstance(lst, RefList) and isinstance(plain, list)
+    assert isinstance(legend, int) and isinstance(legend2, int)
+    filler = [c for c in plain for _ in range(3)]
+    ref, got, _ = judge(capsys, "rush", cdb, lst, [legend, legend2, *filler[1:]])
+    assert ref == got == {"legend": {"legend"}}
+    ocg = cdb[legend].alias  # the OCG card the reprint is "treated as": not a Rush card
+    ref, got, _ = judge(capsys, "rush", cdb, lst, [ocg, *filler])
+    assert ref == got == {"pool": {ocg}}
+
+
+def test_rush_copies_count_across_printings_of_one_card(
+    real_home: Path,
+    cdb: dict[int, Row],
+    rush: dict[str, object],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lst, plain = rush["list"], rush["plain"]
+    assert isinstance(lst, RefList) and isinstance(plain, list)
+    by_alias: dict[int, list[int]] = {}
+    for c, n in lst.limits.items():
+        row = cdb.get(c)
+        if n == 3 and row and row.alias and not row.ot & OT_LEGEND and main_deck_card(row, "rush"):
+            by_alias.setdefault(row.alias, []).append(c)
+    alias = pick((a for a, cs in by_alias.items() if len(cs) >= 2), 1)[0]
+    a, b = sorted(by_alias[alias])[:2]
+    filler = [c for c in plain for _ in range(3)]
+    ref, got, _ = judge(capsys, "rush", cdb, lst, [a, a, b, b, *filler[3:]])
+    assert ref == got == {"copies": {alias}}
+    limited = pick(
+        (
+            c
+            for c, n in lst.limits.items()
+            if n == 1 and c in cdb and not cdb[c].alias and main_deck_card(cdb[c], "rush")
+        ),
+        1,
+    )[0]
+    ref, got, _ = judge(capsys, "rush", cdb, lst, [limited, limited, *filler[1:]])
+    assert ref == got == {"limits": {limited}}
+
+
+def test_goat_entries_are_the_cards_of_the_goat_list(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lst = ref_list(shared_data, "goat")
+    entries = pick(
+        (
+            c
+            for c, n in lst.limits.items()
+            if 504700000 <= c < 504701000
+            and n == 3
+            and main_deck_card(cdb[c], "goat")
+            and cdb[c].alias not in lst.limits
+        ),
+        3,
+    )
+    real = pick(
+        (
+            c
+            for c, n in lst.limits.items()
+            if n == 3 and cdb[c].ot == 3 and not cdb[c].alias and main_deck_card(cdb[c], "goat")
+        ),
+        13,
+    )
+    filler = [c for c in real for _ in range(3)]
+    ref, got, rep = judge(capsys, "goat", cdb, lst, [c for c in entries for _ in range(3)] + filler)
+    assert ref == got == {}, rep["findings"]
+    # The card a GOAT entry stands for is not on the list: EDOPro refuses it, so does deckcheck.
+    modern = cdb[entries[0]].alias
+    ref, got, _ = judge(capsys, "goat", cdb, lst, [modern, *filler])
+    assert ref == got == {"pool": {modern}}
+    # The entry and the card count together (alias or id).
+    ref, got, _ = judge(capsys, "goat", cdb, lst, [entries[0]] * 3 + [modern] + filler)
+    assert ref == got == {"pool": {modern}, "copies": {modern}}
+    forbidden = pick(
+        (c for c, n in lst.limits.items() if 504700000 <= c < 504701000 and n == 0), 1
+    )[0]
+    ref, got, _ = judge(capsys, "goat", cdb, lst, [forbidden, *filler])
+    assert ref == got == {"limits": {cdb[forbidden].alias}}
+
+
+def test_artworks_share_copies_and_limits_as_in_edopro(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lst = ref_list(shared_data, "tcg")
+    arts = artwork_family(cdb)
+    limited = pick(
+        (
+            c
+            for c, n in lst.limits.items()
+            if n == 1
+            and c in arts
+            and c in cdb
+            and not cdb[c].alias
+            and main_deck_card(cdb[c], "tcg")
+        ),
+        1,
+    )[0]
+    art = min(arts[limited] - {limited})
+    filler = pick(
+        (
+            c
+            for c, r in cdb.items()
+            if r.ot == 3
+            and not r.alias
+            and c not in lst.limits
+            and c not in arts
+            and main_deck_card(r, "tcg")
+        ),
+        13,
+    )
+    deck = [c for c in filler for _ in range(3)][:38]
+    ref, got, _ = judge(capsys, "tcg", cdb, lst, [limited, *deck, art])
+    assert ref == got == {"limits": {limited}}
+    ref, got, _ = judge(capsys, "tcg", cdb, lst, [art, *deck, filler[0]])
+    assert ref == got == {"copies": {filler[0]}}
+
+
+def test_speed_deck_with_one_skill(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lst = ref_list(shared_data, "speed")
+    grouped = set().union(
+        *speed_groups(
+            shared_data / "banlists" / "projectignis-lflists" / LISTS["speed"][0]
+        ).values()
+    )
+    listed = [c for c, n in lst.limits.items() if c in cdb and c not in grouped and n == 3]
+    skills = pick((c for c in listed if cdb[c].type & TYPE_SKILL), 2)
+    plain = pick((c for c in listed if not cdb[c].alias and main_deck_card(cdb[c], "speed")), 7)
+    deck = [c for c in plain for _ in range(3)]
+    ref, got, rep = judge(capsys, "speed", cdb, lst, [skills[0], *deck])
+    assert ref == got == {}, rep["findings"]
+    assert rep["counts"] == {"main": 21, "extra": 0, "side": 0}  # the Skill is outside
+    ref, got, _ = judge(capsys, "speed", cdb, lst, [*skills, *deck])
+    assert ref == got == {"skill": {"count"}}
+
+
+def test_genesys_points_per_copy_against_the_cap(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    points = ref_list(shared_data, "genesys").limits  # the number is the cost of one copy
+    ok = {
+        c
+        for c, r in cdb.items()
+        if r.ot == 3
+        and not r.alias
+        and main_deck_card(r, "genesys")
+        and not r.type & (TYPE_LINK | TYPE_PENDULUM)
+    }
+    costly = pick((c for c in ok if points.get(c) == 33), 1)[0]
+    cheap = pick((c for c in ok if points.get(c) == 1), 2)
+    free = pick((c for c in ok if c not in points), 12)
+    deck = [costly] * 3 + [cheap[0]] + [c for c in free for _ in range(3)]
+
+    def cost(ids: list[int]) -> int:
+        return sum(points.get(c, 0) for c in ids)
+
+    rep = run_deckcheck(capsys, "genesys", [ydke(deck)])[0]
+    assert cost(deck) == 100 and rep["legal"] is True, rep["findings"]
+    over = [*deck[:-1], cheap[1]]
+    rep = run_deckcheck(capsys, "genesys", [ydke(over)])[0]
+    found = [f for f in rep["findings"] if f["code"] == "DC407"]  # type: ignore[attr-defined]
+    assert cost(over) == 101 and rep["legal"] is False
+    assert [(f["count"], f["limit"]) for f in found] == [(101, 100)]
