@@ -320,8 +320,32 @@ class _Editor:
         elif self.df.kind == "ydk":
             self._add_ydk(section, card_id, n)
         else:
+            old = self.df.deck.counts()
             self._add_text(section, card_id, n)
+            self._fix_header_counts(old)
         self._check(before, {(section, card_id): n})
+
+    def _fix_header_counts(self, old: dict[str, int]) -> None:
+        """"Main Deck (40)": a section header's count follows the edit when it was right."""
+        from deckcheck.decks import text as _text
+
+        new = self.df.deck.counts()
+        lines = self.df.lines
+        changed = False
+        for i, raw in enumerate(lines):
+            s = raw.strip()
+            if not s or s[0].isdigit():
+                continue
+            is_head, sec = _text.header(s)
+            if not is_head or sec is None or old[sec] == new[sec]:
+                continue
+            nums = list(re.finditer(r"\d+", raw))
+            if nums and int(nums[-1].group()) == old[sec]:
+                a, b = nums[-1].span()
+                lines[i] = raw[:a] + str(new[sec]) + raw[b:]
+                changed = True
+        if changed:
+            self._reparse(lines)
 
     def _last_line_of(self, section: Section, card_id: int) -> DeckEntry | None:
         got = [e for e in self.df.deck.section(section) if e.card_id == card_id and e.line]
@@ -466,7 +490,10 @@ class _Editor:
 
             self._reparse([ydke.encode(self.df.deck)])
         else:
+            old = self.df.deck.counts()
             self._remove_lines(taken)
+            if self.df.kind == "text":
+                self._fix_header_counts(old)
         self._check(before, dict(delta))
         out: list[int] = []
         for e, k in reversed(taken):
