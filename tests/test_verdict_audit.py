@@ -659,3 +659,26 @@ def test_genesys_points_per_copy_against_the_cap(
     found = [f for f in rep["findings"] if f["code"] == "DC407"]  # type: ignore[attr-defined]
     assert cost(over) == 101 and rep["legal"] is False
     assert [(f["count"], f["limit"]) for f in found] == [(101, 100)]
+
+
+def test_card_show_reads_a_goat_entry_by_its_own_passcode(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    lst = ref_list(shared_data, "goat")
+    entry = pick(
+        (
+            c
+            for c, n in lst.limits.items()
+            if 504700000 <= c < 504701000 and n == 3 and cdb[c].alias not in lst.limits
+        ),
+        1,
+    )[0]
+
+    def goat_status(passcode: int) -> object:
+        capsys.readouterr()
+        main(["card", "show", str(passcode), "--output", "json"])
+        doc = json.loads(capsys.readouterr().out)
+        return next(x["limit"] for x in doc["lists"] if x["family"] == "goat")
+
+    assert goat_status(entry) == 3
+    assert goat_status(cdb[entry].alias) == 0  # the modern card is not on the whitelist

@@ -120,7 +120,7 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
     names = db.names(cid)
     ordered = {lg: names[lg] for lg in LANG_ORDER if lg in names}
     ordered.update({lg: v for lg, v in names.items() if lg not in ordered})
-    statuses, note = _statuses(canonical)
+    statuses, note = _statuses(canonical, cid)
     info: dict[str, Any] = {
         "id": cid,
         "name": db.name(cid, lang or "en"),
@@ -173,8 +173,14 @@ def _not_found(res: Any, output: str) -> int:
     return EXIT_ILLEGAL
 
 
-def _statuses(canonical: int) -> tuple[list[dict[str, Any]], str | None]:
-    """The card's status in the newest installed list of each family (or why there is none)."""
+def _statuses(
+    canonical: int, passcode: int | None = None
+) -> tuple[list[dict[str, Any]], str | None]:
+    """The card's status in the newest installed list of each family (or why there is none).
+
+    Lists keep a "treated as" card (a GOAT entry, a Rush reprint) under its own passcode, so
+    that passcode is read first, then the canonical card (EDOPro's order).
+    """
     try:
         from deckcheck.formats.store import ListStore
     except ImportError:
@@ -187,10 +193,11 @@ def _statuses(canonical: int) -> tuple[list[dict[str, Any]], str | None]:
             if not lists:
                 continue
             bl = lists[-1]
-            limit = bl.limit_of(canonical)
+            key = passcode if passcode is not None and passcode in bl.limits else canonical
+            limit = bl.limit_of(key)
             status = "not listed (unlimited)" if limit is None else _LIMIT_WORDS.get(
                 limit, f"limit {limit}")
-            if limit == 0 and bl.mode == "whitelist" and canonical not in bl.limits:
+            if limit == 0 and bl.mode == "whitelist" and key not in bl.limits:
                 status = "not in the pool (whitelist)"
             out.append({"family": family, "list": bl.name,
                         "effective": bl.effective.isoformat(), "limit": limit,
