@@ -506,3 +506,35 @@ def test_validate_with_fuzzed_banlist_long(
     tiny_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: Any
 ) -> None:
     _validate_with_list(tiny_home, tmp_path, capsys, case)
+
+
+def test_long_profile_is_opt_in() -> None:
+    """The default run deselects the long profile; `-m fuzz` on the command line selects it."""
+    import subprocess
+    import sys
+
+    def collected(*extra: str) -> list[str]:
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "--collect-only",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "tests/test_fuzz.py",
+                *extra,
+            ],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return [ln for ln in proc.stdout.splitlines() if "::" in ln]
+
+    default, long = collected(), collected("-m", "fuzz")
+    assert default and long and not set(default) & set(long)
+    assert all(ln.endswith("_long") for ln in long)
+    assert not any(ln.endswith("_long") for ln in default)
