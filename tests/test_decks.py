@@ -349,6 +349,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(Path, "open", refuse)
+    monkeypatch.setattr("os.open", refuse)  # the reader opens with os.open (FIFO-safe)
     with pytest.raises(InputError, match="permission denied") as exc:
         decks.read_path(p)
     assert exc.value.where == str(p)

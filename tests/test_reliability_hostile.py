@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -273,14 +274,21 @@ def test_symlink_loops_in_an_input_folder(
 
 def _deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
     """Opening ``target`` fails with EACCES (tests run as root, where chmod 000 does not)."""
-    real_open = pathlib.Path.open
+    real_path_open = pathlib.Path.open
+    real_os_open = os.open
 
-    def guarded(self: pathlib.Path, *a: object, **k: object):  # type: ignore[no-untyped-def]
+    def path_open(self: pathlib.Path, *a: Any, **k: Any) -> Any:
         if os.path.abspath(self) == str(target):
             raise PermissionError(13, "Permission denied", str(self))
-        return real_open(self, *a, **k)  # type: ignore[arg-type]
+        return real_path_open(self, *a, **k)
 
-    monkeypatch.setattr(pathlib.Path, "open", guarded)
+    def os_open(path: Any, *a: Any, **k: Any) -> int:
+        if os.path.abspath(path) == str(target):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_os_open(path, *a, **k)
+
+    monkeypatch.setattr(pathlib.Path, "open", path_open)
+    monkeypatch.setattr(os, "open", os_open)
 
 
 def test_unreadable_deck_simulated(
@@ -343,3 +351,33 @@ def test_file_names_that_are_not_utf8(tiny_home: Path, tmp_path: Path) -> None:
             import json
 
             assert len(json.loads(out)["decks"]) == 3
+
+
+def test_fifo_in_a_deck_folder_does_not_hang(
+    tiny_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A named pipe with no writer used to block open() for ever.
+    d = tmp_path / "decks"
+    d.mkdir()
+    os.mkfifo(d / "pipe.ydk")
+    shutil.copy(OK_DECK, d / "real.ydk")
+    rc, out, err = run(capsys, str(d))
+    assert_outcome(rc, err)
+    reported = [ln.split(":")[0] for ln in out.splitlines() if not ln.startswith(" ")]
+    assert reported == [str(d / "pipe.ydk"), str(d / "real.ydk")]
+
+
+def test_process_substitution_pipe_is_read(tiny_home: Path, tmp_path: Path) -> None:
+    # The non-blocking open must not lose a pipe that has a writer (`validate <(cat deck)`).
+    proc = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'"{sys.executable}" -m deckcheck validate -d 2021-01-01 <(cat "{OK_DECK}")',
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert_outcome(proc.returncode, proc.stderr)
+    assert "main 3" in proc.stdout, proc.stdout

@@ -36,8 +36,12 @@ def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMIT
     p = Path(path)
     where = str(path)
     try:
-        # No stat before open: opening a directory fails with IsADirectoryError anyway.
-        with p.open("rb") as fp:
+        # No stat before open: reading a directory fails with IsADirectoryError anyway.
+        # O_NONBLOCK: a FIFO with no writer (say, in a deck folder) would block open() for
+        # ever; opened at once, a blocking read then sees end of file. Files ignore the flag.
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as fp:
             return read_stream_bytes(fp, where, limits)
     except FileNotFoundError:
         raise InputError("no such file", where=where) from None
