@@ -185,7 +185,7 @@ def test_directory_as_banlist(
     d = tmp_path / name
     d.mkdir()
     rc, out, err = run(capsys, "--banlist", str(d), str(OK_DECK))
-    assert_one_error(rc, err, str(d))
+    assert_one_error(rc, err, str(d), "is a folder")
     assert out == ""
 
 

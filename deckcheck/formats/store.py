@@ -387,6 +387,8 @@ class ListStore:
         got = self.by_name(ref)
         if got is not None:
             return got
+        if os.path.isdir(file_part):
+            raise InputError("is a folder, not a list file", where=file_part)
         raise DataError(
             f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
             f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
@@ -404,7 +406,8 @@ def load_list_file(ref: str, date: dt.date | None = None) -> Banlist:
     file_part, _, pick = ref.partition("#")
     path = Path(file_part).expanduser()
     if not path.is_file():
-        raise InputError("list file not found", where=str(path))
+        what = "is a folder, not a list file" if path.is_dir() else "list file not found"
+        raise InputError(what, where=str(path))
     if path.suffix.lower() in (".yaml", ".yml"):
         from deckcheck.formats import schema
 
