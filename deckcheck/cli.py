@@ -105,12 +105,17 @@ def cli() -> None:
     """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
 
 
+_LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; every error is one line on stderr."""
     try:
         rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except DeckcheckError as exc:
-        click.echo(f"deckcheck: error: {exc}", err=True)
+        # One line whatever a message quotes (a key or value from a file may hold a newline).
+        text = str(exc).translate(_LINE_BREAKS)
+        click.echo(f"deckcheck: error: {text}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("deckcheck: aborted", err=True)

@@ -381,3 +381,17 @@ def test_process_substitution_pipe_is_read(tiny_home: Path, tmp_path: Path) -> N
     )
     assert_outcome(proc.returncode, proc.stderr)
     assert "main 3" in proc.stdout, proc.stdout
+
+
+def test_line_breaks_in_keys_and_references_stay_on_one_line(
+    tiny_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by the long fuzzing run: a YAML key with a newline split the error in two lines.
+    p = tmp_path / "nl.yaml"
+    p.write_text('id: nl\nname: NL\nextends: tcg\nmain: {"a\\nb": 1, "c\\u2028d": 2}\n')
+    rc, _, err = run(capsys, "--format-file", str(p), "-f", "nl", str(OK_DECK))
+    line = assert_one_error(rc, err, "nl.yaml", "unknown key")
+    assert "'a\\nb'" in line and "'c\\u2028d'" in line
+    rc, _, err = run(capsys, "--banlist", "tcg@2020-01\n-01\u2028x", str(OK_DECK))
+    assert_one_error(rc, err)
+    assert "\u2028" not in err

@@ -199,7 +199,9 @@ def _loc(loc: tuple[Any, ...]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + str(part)
+            # A key may hold any text, line breaks too; the error must stay one line.
+            key = str(part)
+            out += ("." if out else "") + (key if key.isprintable() and key else repr(key))
     return out or "(top level)"
 
 
