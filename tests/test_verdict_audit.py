@@ -682,3 +682,80 @@ def test_card_show_reads_a_goat_entry_by_its_own_passcode(
 
     assert goat_status(entry) == 3
     assert goat_status(cdb[entry].alias) == 0  # the modern card is not on the whitelist
+
+
+def section_of(row: Row, fmt: str) -> str:
+    return "extra" if row.type & TYPE_MONSTER and row.type & extra_types(fmt) else "main"
+
+
+def test_a_listed_pre_errata_passcode_does_not_bind_the_card_itself(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The 2026.07 OCG list forbids pre-errata passcodes (alias to the card, ot TCG only) and
+    # names some of the cards themselves differently (Mind Master: pre-errata 0, card 1).
+    lst = ref_list(shared_data, "ocg")
+    treated = [
+        c
+        for c in lst.limits
+        if c in cdb and cdb[c].alias and abs(c - cdb[c].alias) >= 10 and cdb[cdb[c].alias].ot & 1
+    ]
+    assert treated, "the OCG list names no pre-errata passcode any more"
+    filler = pick(
+        (
+            c
+            for c, r in cdb.items()
+            if r.ot == 3 and not r.alias and c not in lst.limits and main_deck_card(r, "ocg")
+        ),
+        14,
+    )
+    deck = [c for c in filler for _ in range(3)][:40]
+    for pre in treated:
+        card = cdb[pre].alias
+        copies = min(lst.limits.get(card, 3), 3) or 1
+        extra = [card] * copies if section_of(cdb[card], "ocg") == "extra" else []
+        main_ = deck + ([card] * copies if not extra else [])
+        ref, got, rep = judge(capsys, "ocg", cdb, lst, main_, extra)
+        assert got == ref, (pre, card, rep["findings"])
+        # The pre-errata passcode itself is read by its own entry first (EDOPro's order).
+        if extra:
+            ref, got, rep = judge(capsys, "ocg", cdb, lst, deck, [pre])
+        else:
+            ref, got, rep = judge(capsys, "ocg", cdb, lst, [*deck[:-1], pre])
+        assert got == ref and "limits" in ref, (pre, rep["findings"])
+
+
+def test_genesys_prices_the_passcode_the_list_names(
+    real_home: Path, shared_data: Path, cdb: dict[int, Row], capsys: pytest.CaptureFixture[str]
+) -> None:
+    points = ref_list(shared_data, "genesys").limits
+    priced = [
+        c
+        for c, n in points.items()
+        if c in cdb
+        and cdb[c].alias
+        and abs(c - cdb[c].alias) >= 10
+        and cdb[c].alias not in points
+        and 0 < n <= 33
+    ]
+    assert priced, "the Genesys list prices no 'treated as' passcode any more"
+    pre = priced[0]
+    card = cdb[pre].alias
+    free = pick(
+        (
+            c
+            for c, r in cdb.items()
+            if r.ot == 3 and not r.alias and c not in points and main_deck_card(r, "genesys")
+        ),
+        13,
+    )
+    held = [pre, pre, pre, card]  # three priced copies and one copy of the card it counts as
+    main_ = [c for c in held if section_of(cdb[c], "genesys") == "main"]
+    extra = [c for c in held if section_of(cdb[c], "genesys") == "extra"]
+    main_ += [c for c in free for _ in range(3)][: 40 - len(main_)]
+    cost = sum(points.get(c, points.get(cdb[c].alias, 0)) for c in main_ + extra)
+    assert cost == 3 * points[pre] <= 100
+    rep = run_deckcheck(capsys, "genesys", [ydke(main_, extra)])[0]
+    assert not [f for f in rep["findings"] if f["code"] == "DC407"]  # type: ignore[attr-defined]
+    rep = run_deckcheck(capsys, "genesys", [ydke(main_, extra), "--points-cap", str(cost - 1)])[0]
+    found = [f for f in rep["findings"] if f["code"] == "DC407"]  # type: ignore[attr-defined]
+    assert [(f["count"], f["limit"]) for f in found] == [(cost, cost - 1)]

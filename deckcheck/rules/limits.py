@@ -26,16 +26,25 @@ NAME = "limits"
 
 
 def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> int | None:
-    """The list's entry for a card: its canonical id first, else the strictest entry of the
-    passcodes the deck holds it as (a GOAT entry or a Rush reprint is listed under its own
-    passcode, as EDOPro reads it: the passcode, then its alias)."""
-    got = banlist.limits.get(t.canonical)
-    if got is not None:
-        return got
+    """The list's limit for a card the deck holds as ``passcodes`` (its printings).
+
+    Each printing is read by its own passcode, then by the card it counts as (EDOPro's order:
+    the OCG list forbids the pre-errata Mind Master but limits the card itself); the strictest
+    applies to all copies. None: the list does not name the card.
+    """
+    limits = banlist.limits
     ids = set(passcodes)
     if t.card is not None:
         ids.add(t.card.id)
-    found = [banlist.limits[i] for i in ids if i != t.canonical and i in banlist.limits]
+    if not ids:
+        ids.add(t.canonical)
+    found = []
+    for i in ids:
+        got = limits.get(i)
+        if got is None:
+            got = limits.get(t.canonical)
+        if got is not None:
+            found.append(got)
     return min(found) if found else None
 
 
@@ -44,9 +53,9 @@ def check(ctx: Context) -> Iterator[Violation]:
     if bl is None:
         return
     where = ctx.list_label()
-    held: dict[int, list[int]] = {}  # canonical -> passcodes in the deck, when not itself
+    held: dict[int, list[int]] = {}  # canonical -> its passcodes in the deck
     for p in ctx.printings.values():
-        if p.card is not None and p.card.canonical != p.canonical:
+        if p.card is not None:
             held.setdefault(p.card.canonical, []).append(p.canonical)
     for t in ctx.tallies.values():
         limit = listed_limit(bl, t, held.get(t.canonical, ()))

@@ -2,7 +2,8 @@
 
 * DC407 ``points``: total points over the cap. The cap is ``--points-cap`` when given, else the
   format's ``points_cap``; with no cap nothing is checked. Points come from the list
-  (``points:`` per canonical card; unlisted cards cost 0).
+  (``points:``), read for each copy by its passcode, then by the card it counts as; unlisted
+  cards cost 0.
 """
 
 from __future__ import annotations
@@ -21,11 +22,16 @@ def check(ctx: Context) -> Iterator[Violation]:
         return
     pts = ctx.banlist.points
     spent = []
-    for t in ctx.tallies.values():
-        p = pts.get(t.canonical)
+    # Per printing: a list keeps a "treated as" card under its own passcode (Genesys prices
+    # Fallen of the White Dragon, not Fallen of Albaz), read first, then the card it counts as.
+    for t in ctx.printings.values():
+        p = pts.get(t.canonical)  # a printing tally's "canonical" is its passcode
         if p is None and t.card is not None:
-            p = pts.get(t.card.id)
+            p = pts.get(t.card.canonical)
         if p:
+            spent.append((t, p))
+    for t in ctx.tallies.values():
+        if t.card is None and (p := pts.get(t.canonical)):  # unknown card the list prices
             spent.append((t, p))
     total = sum(p * t.count for t, p in spent)
     if total > cap:
