@@ -330,3 +330,36 @@ def test_help_has_examples() -> None:
     for sub in ("new", "show", "add", "remove", "move", "stats"):
         res = CliRunner().invoke(cli, ["deck", sub, "--help"], catch_exceptions=False)
         assert res.exit_code == 0 and "Examples:" in res.output
+
+
+def test_text_header_counts_follow_the_edit(real_home: Path, tmp_path: Path) -> None:
+    p = tmp_path / "list.txt"
+    p.write_text("Main Deck (3)\n2 Ash Blossom & Joyous Spring\n1 Effect Veiler\n\nSide Deck: 0\n")
+    assert main(["deck", "move", str(p), "Effect Veiler", "--to", "side"]) == 0
+    assert main(["deck", "add", str(p), "Ash Blossom & Joyous Spring"]) == 0
+    assert p.read_text() == (
+        "Main Deck (3)\n3 Ash Blossom & Joyous Spring\n\nSide Deck: 1\n1 Effect Veiler\n"
+    )
+
+
+def test_new_then_edit_every_kind_in_a_subprocess(real_home: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for name in ("s.ydk", "s.txt", "s.ydke"):
+        p = tmp_path / name
+        for args in (["new", str(p)], ["add", str(p), "灰流丽", "-n", "3"]):
+            run = subprocess.run(
+                [sys.executable, "-m", "deckcheck", "deck", *args],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert run.returncode == 0, run.stderr
+            assert "Traceback" not in run.stderr
+        d = decks.read_path(p)
+        assert d.kind == {"s.ydk": "ydk", "s.txt": "text", "s.ydke": "ydke"}[name]
+        if d.kind != "text":
+            assert ids(p, "main") == [ASH] * 3
+        else:
+            assert [(e.query, e.count) for e in d.main] == [("Ash Blossom & Joyous Spring", 3)]
