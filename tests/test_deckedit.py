@@ -184,3 +184,37 @@ def test_new_finding_keys_ignore_counts() -> None:
     assert added == [] and fixed == [size]
     added, fixed = deckedit.new_findings(rep(), rep(four))
     assert added == [four] and fixed == []
+
+
+def test_add_then_remove_gives_back_every_real_deck_byte_for_byte(
+    shared_data: Path, tmp_path: Path, env: tuple[object, object]
+) -> None:
+    db, index = env
+    fmt = get_format("tcg")
+    files = sorted((shared_data / "decks").glob("*/*.ydk"))
+    assert len(files) > 200
+    for src in files:  # CRLF, BOM, marker-less and blank-line files among them (~2 s)
+        p = tmp_path / "d.ydk"
+        raw = src.read_bytes()
+        p.write_bytes(raw)
+        df = deckedit.load(p, db, index)
+        before = [(e.section, e.card_id) for e in df.deck.entries()]
+        for section in ("main", "side"):
+            deckedit.add(df, ASH, 2, section, fmt, db, index)  # type: ignore[arg-type]
+        deckedit.add(df, ACCESSCODE, 1, None, fmt, db, index)
+        after = [(e.section, e.card_id) for e in df.deck.entries()]
+        assert sorted(after) == sorted(
+            before + [("main", ASH)] * 2 + [("side", ASH)] * 2 + [("extra", ACCESSCODE)]
+        ), src.name
+        deckedit.remove(df, ACCESSCODE, 1, "extra", fmt, db, index, exact=True)
+        for section in ("side", "main"):
+            deckedit.remove(df, ASH, 2, section, fmt, db, index, exact=True)  # type: ignore[arg-type]
+        deckedit.save(df)
+        got = p.read_bytes()
+        if b"#extra" in raw.lower() and b"!side" in raw:
+            assert got == raw, src.name
+        else:
+            # Markers the file lacked were added; every original line is still there.
+            assert [ln for ln in got.splitlines() if ln not in (b"#extra", b"!side")] == [
+                ln for ln in raw.splitlines() if ln not in (b"#extra", b"!side")
+            ], src.name
