@@ -363,3 +363,12 @@ def test_new_then_edit_every_kind_in_a_subprocess(real_home: Path, tmp_path: Pat
             assert ids(p, "main") == [ASH] * 3
         else:
             assert [(e.query, e.count) for e in d.main] == [("Ash Blossom & Joyous Spring", 3)]
+
+
+def test_unknown_passcode_in_the_deck_can_be_removed(real_home: Path, tmp_path: Path) -> None:
+    p = tmp_path / "u.ydk"
+    p.write_bytes(f"\ufeff#main\r\n{ASH}\r\n99999999\r\n#extra\r\n!side\r\n".encode())
+    assert main(["deck", "remove", str(p), "99999999"]) == 0
+    # BOM and CRLF line ends are kept.
+    assert p.read_bytes() == f"\ufeff#main\r\n{ASH}\r\n#extra\r\n!side\r\n".encode()
+    assert main(["deck", "add", str(p), "99999998"]) == 1  # not in the deck, not a card

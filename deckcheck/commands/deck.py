@@ -287,7 +287,13 @@ def _finish(path: str, s: _Session, df: Any, before: Any, fmt: Any, change: Any,
 def _edit(path: str, card: str, format_id: str | None, date_text: str | None) -> Any:
     s = _Session(format_id, date_text)
     df = s.load(path)
-    cid = s.card(card)
+    q = card.strip()
+    if _exact(q) and any(e.card_id == int(q) for e in df.deck.entries()):
+        # A passcode in the deck is that card even when the database does not know it
+        # (anime or custom cards), so it can still be removed or moved.
+        cid: int | None = int(q)
+    else:
+        cid = s.card(card)
     if cid is None:
         return None
     fmt = s.fmt(df)
