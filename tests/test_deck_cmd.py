@@ -372,3 +372,16 @@ def test_unknown_passcode_in_the_deck_can_be_removed(real_home: Path, tmp_path: 
     # BOM and CRLF line ends are kept.
     assert p.read_bytes() == f"\ufeff#main\r\n{ASH}\r\n#extra\r\n!side\r\n".encode()
     assert main(["deck", "add", str(p), "99999998"]) == 1  # not in the deck, not a card
+
+
+def test_format_line_of_the_deck_is_used(
+    real_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    p = tmp_path / "o.ydk"
+    assert main(["deck", "new", str(p), "--format", "ocg", "--force"]) == 0
+    assert main(["deck", "add", str(p), "Ash Blossom", "-n", "3", "--date", "2026-08-01"]) == 0
+    out = capsys.readouterr().out
+    assert "OCG Advanced" in out and "2026.07 OCG" in out
+    assert "new: main:4 DC404" in out  # Semi-Limited on the OCG list, not on the TCG one
+    assert main(["deck", "add", str(p), "Effect Veiler", "-f", "tcg", "--date", "2026-08-01"]) == 0
+    assert "TCG Advanced" in capsys.readouterr().out  # --format wins over the file's line
