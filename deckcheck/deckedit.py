@@ -56,6 +56,15 @@ RACES = {
 }  # fmt: skip
 
 
+#: Words of text-list sub-headers per card kind (see ``decks.text``).
+_SUB_KINDS = {
+    "monster": ("monster", "怪兽", "怪獸", "モンスター", "몬스터"),
+    "spell": ("spell", "magic", "魔法", "마법"),
+    "trap": ("trap", "陷阱", "罠", "함정"),
+    "fusion": ("fusion",), "synchro": ("synchro",), "xyz": ("xyz",), "link": ("link",),
+}  # fmt: skip
+
+
 class EditError(DeckcheckError):
     """An edit that cannot be made as asked (the file is left untouched)."""
 
@@ -274,8 +283,11 @@ class _Editor:
             out[name] = (i + 1, end)
         return out
 
-    def _insert_at(self, section: Section) -> int:
-        """Where a new line of ``section`` goes (adding the section header when missing)."""
+    def _insert_at(self, section: Section, kind: str | None = None) -> int:
+        """Where a new line of ``section`` goes (adding the section header when missing).
+
+        In a text list with sub-headers ("Monsters", "魔法", "Xyz"), a card of ``kind`` goes
+        at the end of its own sub-group."""
         regions = self._regions()
         if section not in regions:
             later = [regions[s][0] - 1 for s in SECTIONS[SECTIONS.index(section) + 1 :]
@@ -292,11 +304,32 @@ class _Editor:
                 at += len(pad)
             return at + 1
         start, end = regions[section]
+        if kind is not None and self.df.kind == "text":
+            start, end = self._subgroup(start, end, kind)
         last = start
         for i in range(start, end):
             if self.df.lines[i].strip():
                 last = i + 1
         return last
+
+    def _subgroup(self, start: int, end: int, kind: str) -> tuple[int, int]:
+        """The lines under the sub-header of ``kind`` within a section, else the section."""
+        import unicodedata
+
+        from deckcheck.decks import text as _text
+
+        subs: list[tuple[int, set[str]]] = []
+        for i in range(start, end):
+            s = self.df.lines[i].strip()
+            if s and not s[0].isdigit() and _text.header(s) == (True, None):
+                t = unicodedata.normalize("NFKC", s).lower()
+                subs.append((i, {k for k, words in _SUB_KINDS.items()
+                                 if any(w in t for w in words)}))  # fmt: skip
+        for k, (i, kinds) in enumerate(subs):
+            if kind in kinds:
+                nxt = subs[k + 1][0] if k + 1 < len(subs) else end
+                return i + 1, nxt
+        return start, end
 
     def _check(self, before: Counter[tuple[str, int]], delta: dict[tuple[str, int], int]) -> None:
         want = Counter(before)
@@ -455,7 +488,14 @@ class _Editor:
                 lines[last.line - 1] = changed
                 self._reparse(lines)
                 return
-        at = self._insert_at(section)
+        card = self.db.get(card_id)
+        kind = None
+        if card is not None:
+            kind = card.kind
+            for t in ("fusion", "synchro", "xyz", "link"):
+                if section == "extra" and card.has_type(t):
+                    kind = t
+        at = self._insert_at(section, kind)
         lines[at:at] = [self.text_line(card_id, n, self._list_lang())]
         self._reparse(lines)
 

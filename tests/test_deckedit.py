@@ -218,3 +218,32 @@ def test_add_then_remove_gives_back_every_real_deck_byte_for_byte(
             assert [ln for ln in got.splitlines() if ln not in (b"#extra", b"!side")] == [
                 ln for ln in raw.splitlines() if ln not in (b"#extra", b"!side")
             ], src.name
+
+
+def test_text_sub_headers_get_cards_of_their_kind(
+    tmp_path: Path, env: tuple[object, object]
+) -> None:
+    db, index = env
+    fmt = get_format("tcg")
+    df = load(tmp_path, "subheaders.txt", env)
+    for query in ("Effect Veiler", "Called by the Grave", "Divine Arsenal AA-ZEUS - Sky Thunder"):
+        deckedit.add(df, deckedit.resolve_card(query, db, index), 1, None, fmt, db, index)
+    deckedit.save(df)
+    assert df.path.read_text().splitlines() == [
+        "Main Deck (6)",
+        "Monsters",
+        "2 Ash Blossom & Joyous Spring",
+        "1 Effect Veiler",
+        "Spells:",
+        "1 Pot of Desires",
+        "1 Called by the Grave",
+        "Traps",
+        "1 Infinite Impermanence",
+        "",
+        "Extra Deck (3)",
+        "Xyz",
+        "1 Number 39: Utopia",
+        "1 Divine Arsenal AA-ZEUS - Sky Thunder",
+        "Link",
+        "1 Accesscode Talker",
+    ]
