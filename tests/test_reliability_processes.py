@@ -3,6 +3,7 @@ the old or the new database, and SIGKILL at any point leaves a working database.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
@@ -91,15 +92,25 @@ def wait_for_temp(home: Path, p: subprocess.Popen[str]) -> None:
 
 def test_two_imports_at_once_are_serialised(tmp_path: Path) -> None:
     home = tmp_path / "home"
+    home.mkdir()
     a = make_cdb(tmp_path / "a.cdb", 10_000_000, 60_000)
     b = make_cdb(tmp_path / "b.cdb", 20_000_000, 30_000)
-    first = deckcheck(home, "db", "import", str(a))
-    wait_for_temp(home, first)
-    second = deckcheck(home, "db", "import", str(b))
+    # The test holds the lock until both importers are waiting for it, so that they really
+    # run at once on a loaded machine; then they race for it when it is released.
+    fd = os.open(home / ".lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        first = deckcheck(home, "db", "import", str(a))
+        second = deckcheck(home, "db", "import", str(b))
+        for p in (first, second):
+            line = p.stderr.readline() if p.stderr else ""
+            assert "waiting" in line, line
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
     rc1, _, err1 = finish(first)
     rc2, _, err2 = finish(second)
     assert (rc1, rc2) == (0, 0), (err1, err2)
-    assert "waiting" in err2 and "waiting" not in err1
     # Both imports are in the database (an import extends it): nothing lost to a race.
     assert card_count(home) == 90_000
     integrity(home)
