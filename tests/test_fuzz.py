@@ -436,7 +436,8 @@ def _validate(
 
 def _validate_ydke(tiny_home: Path, capsys: pytest.CaptureFixture[str], url: str) -> None:
     capsys.readouterr()
-    rc = main(["validate", "-d", "2021-01-01", url])
+    # "--": a mutant may start with "-" and would be read as an option (a usage error).
+    rc = main(["validate", "-d", "2021-01-01", "--", url])
     out, err = capsys.readouterr()
     check_outcome(rc, out, err)
 
