@@ -395,3 +395,47 @@ def test_line_breaks_in_keys_and_references_stay_on_one_line(
     rc, _, err = run(capsys, "--banlist", "tcg@2020-01\n-01\u2028x", str(OK_DECK))
     assert_one_error(rc, err)
     assert "\u2028" not in err
+
+
+@pytest.mark.parametrize("name", ["sparse.cdb", "empty.cdb", "folder.cdb", "link-loop.cdb"])
+def test_hostile_card_database_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_home: Path, name: str
+) -> None:
+    p = tmp_path / name
+    if name == "sparse.cdb":
+        with p.open("wb") as f:
+            f.truncate(2 * 1024**3)
+    elif name == "empty.cdb":
+        p.write_bytes(b"")
+    elif name == "folder.cdb":
+        p.mkdir()
+    else:
+        os.symlink(name, p)
+    capsys.readouterr()
+    rc = main(["db", "import", str(p)])
+    _, err = capsys.readouterr()
+    if name == "folder.cdb":  # refused by click's argument check: its usage error
+        assert rc == EXIT_ERROR and "Error: Invalid value" in err and "is a directory" in err
+    else:
+        assert_one_error(rc, err, name)
+    assert not (isolated_home / "cards.sqlite3").exists()  # nothing half-written
+    assert not list(isolated_home.glob(".cards-*"))
+
+
+@pytest.mark.parametrize("maker", ["sparse", "yaml-bomb"])
+def test_hostile_files_to_banlist_import(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], isolated_home: Path, maker: str
+) -> None:
+    if maker == "sparse":
+        p = tmp_path / "sparse.lflist.conf"
+        with p.open("wb") as f:
+            f.truncate(2 * 1024**3)
+    else:
+        p = HOSTILE / "alias-bomb.yaml"
+    capsys.readouterr()
+    rc = main(["banlist", "import", str(p)])
+    _, err = capsys.readouterr()
+    assert_one_error(rc, err, p.name)
+    assert not (isolated_home / "banlists").exists() or not list(
+        (isolated_home / "banlists").rglob("*")
+    )
