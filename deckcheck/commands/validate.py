@@ -215,6 +215,15 @@ def default_output() -> str:
 # --------------------------------------------------------------------------- command
 
 
+def _escaping(stream: Any) -> Any:
+    """``stream`` set to escape what it cannot encode (click's get_text_stream is deprecated)."""
+    try:
+        stream.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError, OSError):
+        pass  # not a TextIOWrapper (or already in use): write to it as it is
+    return stream
+
+
 @click.command(
     "validate",
     epilog="""\b
@@ -307,8 +316,8 @@ def validate(
     kind = output or default_output()
     # A file name that is not UTF-8 reaches Python as lone surrogates: print them escaped
     # (as Python's own stderr does) rather than fail with UnicodeEncodeError mid-report.
-    out = click.get_text_stream("stdout", errors="backslashreplace")
-    err = click.get_text_stream("stderr", errors="backslashreplace")
+    out = _escaping(sys.stdout)
+    err = _escaping(sys.stderr)
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
     renderer = render.make(kind, out, err, color=color)
     renderer.start(
