@@ -15,8 +15,8 @@ import pytest
 from deckcheck import paths
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.formats import get_format, load_formats
-from deckcheck.formats.schema import load_yaml
-from deckcheck.formats.store import ListStore, load_list_file, name_key
+from deckcheck.datafile import load_yaml
+from deckcheck.formats.catalog import ListStore, load_list_file, name_key
 from tests.conftest import FIXTURES, REPO
 
 LF = FIXTURES / "lflist"
@@ -105,9 +105,9 @@ def test_deep_nesting_and_size_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     deep.write_text("[" * 200 + "]" * 200 + "\n", encoding="utf-8")
     with pytest.raises(InputError, match="nested"):
         load_yaml(deep)
-    from deckcheck.formats import schema
+    from deckcheck import datafile
 
-    monkeypatch.setattr(schema, "MAX_YAML_BYTES", 10)
+    monkeypatch.setattr(datafile, "MAX_YAML_BYTES", 10)
     with pytest.raises(InputError, match="more than 10"):
         load_yaml(deep)
 
@@ -318,8 +318,8 @@ from hypothesis import strategies as st  # noqa: E402
 def test_fast_reader_reads_importer_output_exactly_like_yaml(
     tmp_path_factory: pytest.TempPathFactory, names: list[str], limits: list[int], whitelist: bool
 ) -> None:
-    from deckcheck.formats.importer import to_yaml
-    from deckcheck.formats.schema import _fast_list_doc
+    from deckcheck.formats.listfile import fast_list_doc as _fast_list_doc
+    from deckcheck.formats.listfile import to_yaml
     from deckcheck.model import Banlist, Group
 
     b = Banlist(
@@ -339,7 +339,7 @@ def test_fast_reader_reads_importer_output_exactly_like_yaml(
 
 
 def test_fast_reader_falls_back_on_anything_else() -> None:
-    from deckcheck.formats.schema import _fast_list_doc
+    from deckcheck.formats.listfile import fast_list_doc as _fast_list_doc
 
     assert _fast_list_doc("name: x\nentries:\n  - {id: 1, limit: 0, seed_name: y}\n") is None
     assert _fast_list_doc("name: plain\n") is None  # unquoted strings are YAML's business

@@ -12,7 +12,7 @@ import pytest
 from deckcheck.errors import InputError
 from deckcheck.formats import lflist
 from deckcheck.formats.importer import import_lflists, read_lists
-from deckcheck.formats.store import ListStore
+from deckcheck.formats.catalog import ListStore
 from tests.conftest import FIXTURES, SHARED_DATA
 
 LF = FIXTURES / "lflist"

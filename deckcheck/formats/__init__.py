@@ -1,11 +1,11 @@
 """Forbidden/Limited lists and formats as data: YAML files, lflist.conf, the installed store.
 
 ``load_formats`` and ``get_format`` are re-exported here; they need only ``json`` when the
-compiled cache is warm (``deckcheck.formats.store``).
+compiled cache is warm (``deckcheck.formats.catalog``).
 """
 
 from __future__ import annotations
 
-from deckcheck.formats.store import ListStore, get_format, load_formats
+from deckcheck.formats.catalog import ListStore, get_format, load_formats
 
 __all__ = ["ListStore", "get_format", "load_formats"]

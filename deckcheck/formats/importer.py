@@ -5,8 +5,6 @@ atomically, the same list from two sources merged, differences reported.
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -15,7 +13,11 @@ from typing import Any
 
 from deckcheck import paths
 from deckcheck.errors import InputError
-from deckcheck.model import Banlist, Group
+from deckcheck.formats.compile import canonicalize
+from deckcheck.formats.listfile import to_yaml
+from deckcheck.model import Banlist
+
+__all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
 
 _LIMIT_WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 
@@ -50,101 +52,6 @@ class ImportResult:
     notes: list[str] = field(default_factory=list)
 
 
-def list_key(db: Any, card: int) -> int:
-    """The id a list entry is kept under: an alternate artwork's card, else the passcode.
-
-    Only artworks are merged. A card "treated as" another (a Rush reprint of an OCG card, a
-    GOAT or pre-errata entry) keeps its own passcode, because EDOPro looks a list up by the
-    passcode and then by its alias, never the other way: the GOAT list naming "Terraforming
-    (GOAT)" does not admit the modern Terraforming, and a Rush list forbidding "Vanity's Fiend
-    (Rush)" says nothing about the OCG card. Rules read the canonical id first, then the
-    passcode, so the treated-as card still takes its alias's status.
-    """
-    got = db.get(card)
-    if got is None or got.alias_kind != "artwork":
-        return card
-    return int(got.canonical)
-
-
-def canonicalize(b: Banlist, db: Any) -> Banlist:
-    """Key a list by canonical passcodes (alternate artworks share their card's status)."""
-
-    def canon(card: int) -> int:
-        return list_key(db, card)
-
-    limits: dict[int, int] = {}
-    for card, lim in b.limits.items():
-        c = canon(card)
-        # Two artworks of one card listed: the stricter limit is the card's.
-        limits[c] = min(lim, limits.get(c, lim))
-    names = {canon(c): n for c, n in b.names.items()}
-    return replace(
-        b,
-        limits=limits,
-        names=names,
-        points={canon(c): p for c, p in b.points.items()},
-        groups=tuple(
-            Group(g.name, g.limit, frozenset(canon(c) for c in g.cards)) for g in b.groups
-        ),
-    )
-
-
-def _db(target: Path) -> Any:
-    # A list folder inside a data home (``<home>/banlists``) goes with that home's database.
-    for cand in (target.parent / paths.database_path().name, paths.database_path()):
-        if cand.is_file():
-            from deckcheck.carddb import open_db
-
-            return open_db(cand)
-    return None
-
-
-# Characters YAML does not allow raw in a document (YAML 1.1 §5.1 "printable"); escaped.
-# NEL and the Unicode line/paragraph separators are line breaks to YAML: escaped as well.
-_NOT_PRINTABLE = re.compile(
-    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-)
-
-
-def _q(text: str) -> str:
-    """A double-quoted scalar: JSON's escapes are YAML's, and other readers can json.loads it."""
-    out = json.dumps(text, ensure_ascii=False)
-    return _NOT_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", out)
-
-
-def to_yaml(b: Banlist, notes: Sequence[str] = ()) -> str:
-    """The list as a YAML file in the shape of docs/ARCHITECTURE.md (one entry per line)."""
-    out = [
-        f"name: {_q(b.name)}",
-        f"family: {b.family}",
-        f"effective: {b.effective.isoformat()}",
-        f"date_exact: {'true' if b.date_exact else 'false'}",
-        f"source: {_q(b.source)}",
-        f"mode: {b.mode}",
-    ]
-    if notes:
-        out.append("notes:")
-        out.extend(f"  - {_q(n)}" for n in notes)
-
-    def named(card: int) -> str:
-        n = b.names.get(card)
-        return f", name: {_q(n)}" if n else ""
-
-    out.append("entries:" if b.limits else "entries: []")
-    for card, lim in sorted(b.limits.items(), key=lambda kv: (kv[1], kv[0])):
-        out.append(f"  - {{id: {card}{named(card)}, limit: {lim}}}")
-    if b.groups:
-        out.append("groups:")
-        for g in b.groups:
-            cards = ", ".join(str(c) for c in sorted(g.cards))
-            out.append(f"  - {{name: {_q(g.name)}, limit: {g.limit}, cards: [{cards}]}}")
-    if b.points:
-        out.append("points:")
-        for card, pts in sorted(b.points.items(), key=lambda kv: (kv[1], kv[0])):
-            out.append(f"  - {{id: {card}{named(card)}, points: {pts}}}")
-    return "\n".join(out) + "\n"
-
-
 def _differs(a: Banlist, b: Banlist) -> list[tuple[int, int | None, int | None]]:
     ids = set(a.limits) | set(b.limits) | set(a.points) | set(b.points)
     out = []
@@ -166,7 +73,7 @@ def read_lists(
     from deckcheck.formats import lflist
 
     out: list[tuple[Banlist, list[str]]] = []
-    from deckcheck.formats.store import name_key
+    from deckcheck.formats.catalog import name_key
 
     for p in paths_:
         p = Path(p)
@@ -228,8 +135,10 @@ def import_lflists(
     """
     from deckcheck import paths as _paths
 
+    from deckcheck.cardnames import database_near, list_key
+
     target = Path(out_dir or dest or _paths.lists_dir())
-    db = _db(target)
+    db = database_near(target)
     result = ImportResult()
     chosen: dict[tuple[str, dt.date], tuple[Banlist, list[str]]] = {}
     read = read_lists(paths, family=family, effective=effective)
@@ -243,7 +152,7 @@ def import_lflists(
             )
     for b, notes in read:
         if db is not None:
-            b = canonicalize(b, db)
+            b = canonicalize(b, lambda card: list_key(db, card))
             names = dict(b.names)
             for c in {*b.limits, *b.points}:
                 card = db.get(c)
@@ -260,7 +169,7 @@ def import_lflists(
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
             print(f"deckcheck: note: {conflict.message()}", file=sys.stderr)
-    from deckcheck.formats.store import seed_cache, write_atomic
+    from deckcheck.formats.catalog import seed_cache, write_atomic
 
     for (fam, eff), (b, notes) in sorted(chosen.items()):
         path = target / fam / f"{eff.isoformat()}.yaml"

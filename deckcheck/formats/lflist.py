@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckcheck import datafile
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist, Group
 
@@ -112,17 +113,7 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
 
 def read_text(path: Path) -> str:
     """File text (UTF-8, BOM allowed), with clear errors for missing, huge or binary files."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"file is {size} bytes, more than {MAX_BYTES}", where=str(path))
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text (byte {exc.start})", where=str(path)) from None
+    return datafile.read_text(path, MAX_BYTES)
 
 
 def parse_file(path: Path) -> list[LfList]:

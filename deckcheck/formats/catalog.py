@@ -1,0 +1,456 @@
+"""The installed lists and formats: found on disk, compiled once into a JSON cache, picked by
+family and date, name, or file.
+
+Warm path: one ``os.scandir`` per family folder to build the cache key ((path, mtime, size) of
+every YAML file, plus the card database's stat since ids are mapped to canonical ones), then
+``json`` only; yaml and pydantic (``formats.compile``) are imported only to rebuild the cache.
+Compiling needs a card resolver (``formats.compile.CardResolver``): the caller gives a factory
+of them; by default ``deckcheck.cardnames.installed_resolvers()``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from deckcheck import paths
+from deckcheck.errors import DataError, InputError
+from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
+from deckcheck.model import Banlist, Format
+
+if TYPE_CHECKING:
+    from deckcheck.formats.compile import CardResolver
+
+#: Makes one card resolver per list file compiled (see ``formats.compile.CardResolver``).
+Resolvers = Callable[[], "CardResolver"]
+
+CACHE_VERSION = 2  # 2: treated-as cards keep their own passcode in lists
+_DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temp file in the same folder (never half a file)."""
+    import tempfile  # only writers need it; the warm read path does not
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _stat_key(p: Path) -> list[Any] | None:
+    try:
+        st = p.stat()
+    except OSError:
+        return None
+    return [str(p), st.st_mtime_ns, st.st_size]
+
+
+def _read_json(p: Path) -> Any:
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # missing or damaged cache: rebuild
+
+
+_NAME_DATE = re.compile(r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
+
+
+def name_key(name: str) -> str:
+    """List names compared loosely: case, spacing, and "2025.04" == "2025.4" (YGOPro style)."""
+    s = " ".join(name.split()).casefold()
+    m = _NAME_DATE.match(s)
+    if m:
+        parts = [m.group(1), str(int(m.group(2)))] + ([str(int(m.group(3)))] if m.group(3) else [])
+        s = ".".join(parts) + s[m.end() :]
+    return s
+
+
+def _parse_date(text: str, what: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise DataError(f"{what}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def blob_name(path: Path) -> str | None:
+    """Cache file name of one compiled list file: its stat and the card database's stat."""
+    st = _stat_key(path)
+    if st is None:
+        return None
+    raw = json.dumps([CACHE_VERSION, st, _stat_key(paths.database_path())])
+    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+def seed_cache(path: Path, b: Banlist) -> None:
+    """Record a list the importer just wrote, so the store need not parse its YAML again."""
+    blob = blob_name(path)
+    if blob is None:
+        return
+    body = banlist_to_dict(b)
+    body["path"] = str(path)
+    try:
+        text = json.dumps(body, ensure_ascii=False)
+        write_atomic(paths.cache_dir() / "lists" / f"{blob}.json", text)
+    except OSError:
+        pass
+
+
+# --------------------------------------------------------------------------- lists
+
+
+class ListStore:
+    """Every installed list version; later folders win over earlier ones on the same date."""
+
+    def __init__(
+        self,
+        dirs: Sequence[Path],
+        cache_dir: Path | None = None,
+        resolvers: Resolvers | None = None,
+    ):
+        self.dirs = [Path(d) for d in dirs]
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else paths.cache_dir()
+        self._resolvers = resolvers
+        self._meta: list[dict[str, Any]] | None = None
+        self._loaded: dict[str, Banlist] = {}
+
+    @classmethod
+    def default(cls, resolvers: Resolvers | None = None) -> ListStore:
+        """The built-in lists and the user's ``lists_dir()``, names resolved through the
+        installed card database unless ``resolvers`` says otherwise."""
+        return cls(
+            [paths.builtin_banlists_dir(), paths.lists_dir()],
+            resolvers=resolvers or default_resolvers(),
+        )
+
+    # ---- cache
+
+    def _files(self) -> list[Path]:
+        files: list[Path] = []
+        for d in self.dirs:
+            try:
+                fams = [e for e in os.scandir(d) if e.is_dir() and e.name != "formats"]
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for fam in sorted(fams, key=lambda e: e.name):
+                files.extend(
+                    Path(e.path)
+                    for e in sorted(os.scandir(fam.path), key=lambda e: e.name)
+                    if _DATE_FILE.match(e.name) and e.is_file()
+                )
+        return files
+
+    def _key(self, files: list[Path]) -> list[Any]:
+        return [CACHE_VERSION, _stat_key(paths.database_path()), [_stat_key(f) for f in files]]
+
+    def _index_path(self) -> Path:
+        h = hashlib.sha1("\0".join(map(str, self.dirs)).encode()).hexdigest()[:12]
+        return self.cache_dir / f"lists-{h}.json"
+
+    def _index(self) -> list[dict[str, Any]]:
+        if self._meta is not None:
+            return self._meta
+        files = self._files()
+        key = self._key(files)
+        cached = _read_json(self._index_path())
+        if isinstance(cached, dict) and cached.get("key") == key:
+            self._meta = cached["lists"]
+            return self._meta
+        self._meta = self._compile(files, key)
+        return self._meta
+
+    def _compile(self, files: list[Path], key: list[Any]) -> list[dict[str, Any]]:
+        # Incremental: each file's compiled body is cached under its own (path, mtime, size)
+        # and the database stat, so only new or changed files go through yaml + pydantic.
+        resolvers = self._resolvers
+        by_slot: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
+        store = self.cache_dir / "lists"
+        writable = True
+        for f in files:
+            blob = blob_name(f)
+            body = _read_json(store / f"{blob}.json") if blob else None
+            if not isinstance(body, dict):
+                from deckcheck.formats.compile import list_dict
+
+                if resolvers is None:
+                    resolvers = self._resolvers = default_resolvers()
+                body = list_dict(f, resolvers())
+                if blob and writable:
+                    try:
+                        write_atomic(store / f"{blob}.json", json.dumps(body, ensure_ascii=False))
+                    except OSError:
+                        writable = False  # read-only home: keep the lists in memory only
+            want = (f.parent.name, f.stem)
+            if (body["family"], body["effective"]) != want:
+                raise DataError(
+                    f"family/effective say {body['family']}/{body['effective']} but the file is "
+                    f"{want[0]}/{want[1]}.yaml; rename the file or fix the keys",
+                    where=str(f),
+                )
+            by_slot[want] = (blob or "", body)  # later folders win
+        meta = []
+        for (_fam, _eff), (blob, body) in sorted(by_slot.items()):
+            meta.append(
+                {
+                    "name": body["name"],
+                    "family": body["family"],
+                    "effective": body["effective"],
+                    "path": body["path"],
+                    "blob": blob,
+                }
+            )
+            self._loaded[blob or body["path"]] = banlist_from_dict(body)
+        if writable:
+            try:
+                write_atomic(self._index_path(), json.dumps({"key": key, "lists": meta}))
+                self._prune(store, {m["blob"] for m in meta})
+            except OSError:
+                pass
+        return meta
+
+    def _prune(self, store: Path, keep: set[str]) -> None:
+        # Other stores (other dirs) share the folder; only files older than a day go.
+        try:
+            entries = list(os.scandir(store))
+        except OSError:
+            return
+        cutoff = dt.datetime.now().timestamp() - 86400
+        for e in entries:
+            if e.name.endswith(".json") and e.name[:-5] not in keep:
+                try:
+                    if e.stat().st_mtime < cutoff:
+                        os.unlink(e.path)
+                except OSError:
+                    pass
+
+    def _load(self, m: dict[str, Any]) -> Banlist:
+        got = self._loaded.get(m["blob"] or m["path"])
+        if got is None:
+            body = _read_json(self.cache_dir / "lists" / f"{m['blob']}.json")
+            if not isinstance(body, dict):
+                # The cache lost a file under us: rebuild everything once.
+                self._meta = None
+                idx = self._index_path()
+                try:
+                    idx.unlink()
+                except OSError:
+                    pass
+                for mm in self._index():
+                    if mm["path"] == m["path"]:
+                        return self._loaded.get(mm["blob"]) or self._load(mm)
+                raise DataError("list cache is damaged; remove it and retry", where=str(idx))
+            got = banlist_from_dict(body)
+            self._loaded[m["blob"]] = got
+        return got
+
+    # ---- queries
+
+    def families(self) -> list[str]:
+        return sorted({m["family"] for m in self._index()})
+
+    def _metas(self, family: str) -> list[dict[str, Any]]:
+        return sorted(
+            (m for m in self._index() if m["family"] == family), key=lambda m: m["effective"]
+        )
+
+    def lists(self, family: str) -> list[Banlist]:
+        """Every version of a family, oldest first."""
+        return [self._load(m) for m in self._metas(family)]
+
+    def all_lists(self) -> list[Banlist]:
+        return [b for fam in self.families() for b in self.lists(fam)]
+
+    def in_force(self, family: str, date: dt.date) -> Banlist | None:
+        """The newest version of ``family`` whose effective date is not after ``date``."""
+        day = date.isoformat()
+        best = None
+        for m in self._metas(family):
+            if m["effective"] <= day:
+                best = m
+        return self._load(best) if best is not None else None
+
+    def get(self, family: str, date: dt.date) -> Banlist | None:
+        """The version of ``family`` that takes effect exactly on ``date``."""
+        day = date.isoformat()
+        for m in self._metas(family):
+            if m["effective"] == day:
+                return self._load(m)
+        return None
+
+    def by_name(self, name: str) -> Banlist | None:
+        want = name_key(name)
+        hits = [m for m in self._index() if name_key(m["name"]) == want]
+        if not hits:
+            return None
+        return self._load(max(hits, key=lambda m: m["effective"]))
+
+    def resolve(self, ref: str, date: dt.date | None = None) -> Banlist:
+        """``family@YYYY-MM-DD``, a family (in force on ``date``), a list name, or a file path."""
+        date = date or dt.date.today()
+        ref = ref.strip()
+        if not ref:
+            raise DataError("empty list reference")
+        file_part = ref.split("#", 1)[0]
+        low = file_part.lower()
+        if low.endswith((".yaml", ".yml", ".conf")) or os.path.isfile(file_part):
+            return load_list_file(ref, date, self._resolvers)
+        if "@" in ref:
+            family, _, day = ref.partition("@")
+            family = family.strip().lower()
+            when = _parse_date(day.strip(), ref)
+            got = self.in_force(family, when)
+            if got is not None:
+                return got
+            if family not in self.families():
+                raise DataError(f"no list family {family!r} installed ({self._known()})")
+            first = self._metas(family)[0]
+            raise DataError(
+                f"no {family!r} list is in force on {when.isoformat()}: the oldest installed "
+                f"one, {first['name']}, takes effect on {first['effective']}"
+            )
+        if ref.lower() in self.families():
+            got = self.in_force(ref.lower(), date)
+            if got is not None:
+                return got
+        got = self.by_name(ref)
+        if got is not None:
+            return got
+        if os.path.isdir(file_part):
+            raise InputError("is a folder, not a list file", where=file_part)
+        raise DataError(
+            f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
+            f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
+        )
+
+    def _known(self) -> str:
+        fams = self.families()
+        if not fams:
+            return "no lists installed; see `deckcheck banlist import`"
+        return "installed families: " + ", ".join(fams)
+
+
+def default_resolvers() -> Resolvers:
+    """Card resolvers over the installed card database (``deckcheck.cardnames``)."""
+    from deckcheck.cardnames import installed_resolvers
+
+    return installed_resolvers()
+
+
+def load_list_file(
+    ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
+) -> Banlist:
+    """A list straight from a ``.yaml`` or lflist.conf file (``path#name`` picks one list)."""
+    file_part, _, pick = ref.partition("#")
+    path = Path(file_part).expanduser()
+    if not path.is_file():
+        what = "is a folder, not a list file" if path.is_dir() else "list file not found"
+        raise InputError(what, where=str(path))
+    resolvers = resolvers or default_resolvers()
+    if path.suffix.lower() in (".yaml", ".yml"):
+        from deckcheck.formats.compile import list_dict
+
+        return banlist_from_dict(list_dict(path, resolvers()))
+    from deckcheck.formats import lflist
+
+    lists = lflist.parse_file(path)
+    if not lists:
+        raise InputError("no '!name' list in this file", where=str(path))
+    if pick:
+        chosen = [lf for lf in lists if name_key(lf.name) == name_key(pick)]
+        if not chosen:
+            names = ", ".join(lf.name for lf in lists[:20])
+            raise InputError(f"no list named {pick!r} here (lists: {names})", where=str(path))
+        lf = chosen[0]
+    elif len(lists) > 1:
+        names = ", ".join(lf.name for lf in lists[:10])
+        more = f" and {len(lists) - 10} more" if len(lists) > 10 else ""
+        raise InputError(
+            f"holds {len(lists)} lists ({names}{more}); pick one as '{path}#<name>'",
+            where=str(path),
+        )
+    else:
+        lf = lists[0]
+    got = lflist.date_of(lf.name)
+    effective, exact = got if got else (date or dt.date.today(), False)
+    family = lflist.family_of(lf.name, path) or "custom"
+    b = lflist.to_banlist(
+        lf, family=family, effective=effective, date_exact=exact, source=str(path), path=str(path)
+    )
+    from deckcheck.formats.compile import canonicalize
+
+    return canonicalize(b, resolvers().list_key)
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def _format_files(extra_files: Sequence[str | Path]) -> list[Path]:
+    files: list[Path] = []
+    for d in (paths.builtin_banlists_dir() / "formats", paths.formats_dir()):
+        try:
+            files.extend(
+                Path(e.path)
+                for e in sorted(os.scandir(d), key=lambda e: e.name)
+                if e.name.endswith((".yaml", ".yml")) and e.is_file()
+            )
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+    for f in extra_files:
+        p = Path(f).expanduser()
+        if not p.is_file():
+            raise InputError("format file not found", where=str(p))
+        files.append(p.resolve())
+    return files
+
+
+def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
+    """Every format by id: shipped, the user's ``formats_dir()``, then ``extra_files``
+    (later files win)."""
+    files = _format_files(extra_files)
+    key = [CACHE_VERSION, [_stat_key(f) for f in files]]
+    cache = paths.cache_dir() / (
+        "formats-" + hashlib.sha1(json.dumps(key).encode()).hexdigest()[:12] + ".json"
+    )
+    merged = _read_json(cache)
+    if not (isinstance(merged, dict) and merged.get("key") == key):
+        from deckcheck.formats.compile import format_file, merge_formats
+
+        raw: dict[str, dict[str, Any]] = {}
+        for f in files:
+            d = format_file(f)
+            raw[d["id"]] = d
+        merged = {"key": key, "formats": merge_formats(raw)}
+        try:
+            write_atomic(cache, json.dumps(merged, ensure_ascii=False))
+        except OSError:
+            pass  # a read-only home still validates; it just compiles every time
+    return {fid: format_from_dict(d) for fid, d in sorted(merged["formats"].items())}
+
+
+def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format:
+    """One format by id, with a clear error listing the known ids."""
+    known = load_formats(extra_files)
+    got = known.get(format_id.strip().lower())
+    if got is None:
+        raise DataError(
+            f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
+            "(`deckcheck formats` describes them)"
+        )
+    return got
