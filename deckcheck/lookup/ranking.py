@@ -1,0 +1,287 @@
+"""Ranked search over the lookup index data, best first (STYLE.md practice 3: fuzzy
+suggests; ``lookup.decision`` decides only when one card is clearly ahead):
+
+1. ``id``: the query is a passcode of the database (alternate artworks report their main card).
+2. ``exact``: the normalized query equals a normalized name in any language (or a reading).
+3. ``nickname``: ``card_db/nicknames.yaml`` (ash, imperm, nibiru, …).
+4. ``prefix``: a name starts with the query (score 90–100, longer coverage scores higher).
+5. ``fuzzy``: rapidfuzz ``fuzz.ratio`` over normalized names of the same script (score
+   0–100, cut off at ``SUGGEST_CUTOFF``), plus names that contain the query (score 60–90 by
+   the share of the name the query covers).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from array import array
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+
+from deckcheck.lookup.data import Bucket, IndexData
+from deckcheck.lookup.normalize import normalize, script_of
+from deckcheck.lookup.records import Match
+
+#: Lowest fuzzy score that is shown as a suggestion.
+SUGGEST_CUTOFF = 60.0
+#: Lowest fuzzy score that may decide, per script class (0 Latin, 1 Han/kana, 2 Hangul).
+#: CJK names are short (2–8 characters) and one wrong character often names another card
+#: (双子恶魔 is not 电子恶魔, 75): a Han/Hangul typo decides only in names of 7+ characters.
+DECIDE = {0: 85.0, 1: 85.0, 2: 85.0}
+#: How far ahead of the next card the best fuzzy match must be to decide.
+MARGIN = {0: 6.0, 1: 8.0, 2: 8.0}
+#: Partial matches (search only): cut-off of ``fuzz.partial_ratio`` and the weight that
+#: keeps them below whole-name matches.
+PARTIAL_CUTOFF = 80.0
+PARTIAL_WEIGHT = 0.85
+#: Shortest query (in key characters) for which a unique prefix decides.
+MIN_PREFIX = {0: 4, 1: 2, 2: 2}
+#: Shortest query for substring ("contains") suggestions.
+MIN_INFIX = {0: 4, 1: 2, 2: 2}
+
+_TIER = {"id": 0, "exact": 1, "nickname": 2, "prefix": 3, "fuzzy": 3}
+_MAX_SCAN = 400  # prefix / substring hits examined per query (short queries hit thousands)
+
+
+def raw_key(text: str) -> str:
+    """A name with only case, width and spacing folded: "written exactly as typed"."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+class Ranker:
+    """The ranking steps over one ``IndexData``."""
+
+    def __init__(self, data: IndexData):
+        self._d = data
+        self.fingerprint: str = data["fingerprint"]
+        self._langs: list[str] = data["langs"]
+        self._ent_card: array[int] = data["ent_card"]
+        self._ent_lang: array[int] = data["ent_lang"]
+        self._ent_name: list[str] = data["ent_name"]
+        self._keys: list[str] = data["keys"]
+        self._post_start: array[int] = data["post_start"]
+        self._post: array[int] = data["post"]
+        self._buckets: list[Bucket] = data["buckets"]
+        self._nick: dict[str, tuple[int, str]] = data["nick"]
+        self._ids: dict[int, int] = data["ids"]
+        self._official: set[int] = data["official"]
+        self._cards: array[int] = data["cards"]  # distinct cards, sorted
+        self._card_start: array[int] = data["card_start"]  # entries sorted by card
+        self._joined: str | None = None
+        self._offsets: array[int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._ent_name)
+
+    def _entries_of_card(self, card: int) -> range:
+        i = bisect_left(self._cards, card)
+        if i == len(self._cards) or self._cards[i] != card:
+            return range(0)
+        return range(self._card_start[i], self._card_start[i + 1])
+
+    def names_of(self, card: int) -> dict[str, list[str]]:
+        """Every indexed name of a card, per language (readings under ``<lang>_reading``)."""
+        out: dict[str, list[str]] = {}
+        for e in self._entries_of_card(card):
+            out.setdefault(self._langs[self._ent_lang[e]], []).append(self._ent_name[e])
+        return out
+
+    def display_name(self, card: int, lang: str | None = None) -> str:
+        """The card's name in ``lang`` when it has one, else English, else any name."""
+        rng = self._entries_of_card(card)
+        want = [lang, "en"] if lang and lang != "en" else ["en"]
+        for w in want:
+            for e in rng:
+                if self._langs[self._ent_lang[e]] == w:
+                    return self._ent_name[e]
+        return self._ent_name[rng[0]] if rng else str(card)
+
+    def _postings(self, kid: int) -> Iterable[int]:
+        return self._post[self._post_start[kid] : self._post_start[kid + 1]]
+
+    def _match(self, e: int, lang: str | None, score: float, how: str) -> Match:
+        card = self._ent_card[e]
+        return Match(
+            card_id=card,
+            name=self.display_name(card, lang),
+            matched=self._ent_name[e],
+            lang=self._langs[self._ent_lang[e]],
+            score=round(score, 1),
+            how=how,
+        )
+
+    def _matches(self, kid: int, lang: str | None, score: float, how: str) -> list[Match]:
+        return [self._match(e, lang, score, how) for e in self._best_entry(kid, lang).values()]
+
+    def _best_entry(self, kid: int, lang: str | None, raw: str | None = None) -> dict[int, int]:
+        """card -> the entry of key ``kid`` to report: the one written as typed (``raw``),
+        else one in the requested language, else the first."""
+        out: dict[int, int] = {}
+        rank: dict[int, int] = {}
+        for e in self._postings(kid):
+            c = self._ent_card[e]
+            r = 2 if raw is not None and raw_key(self._ent_name[e]) == raw else (
+                1 if lang and self._langs[self._ent_lang[e]] == lang else 0)
+            if c not in out or r > rank[c]:
+                out[c], rank[c] = e, r
+        return out
+
+    # ------------------------------------------------------------------ the steps
+
+    def _id_match(self, query: str) -> Match | None:
+        s = unicodedata.normalize("NFKC", query).strip()  # full-width digits too
+        if not (s.isascii() and s.isdigit()) or len(s) > 10:
+            return None
+        t = self._ids.get(int(s))
+        if t is None:
+            return None
+        return Match(t, self.display_name(t), s, "id", 100.0, "id")
+
+    def _exact(self, key: str, query: str, lang: str | None) -> list[Match]:
+        i = bisect_left(self._keys, key)
+        if i == len(self._keys) or self._keys[i] != key:
+            return []
+        raw = raw_key(query)
+        return [self._match(e, lang, 100.0, "exact")
+                for e in self._best_entry(i, lang, raw).values()]
+
+    def _nickname(self, key: str, lang: str | None) -> Match | None:
+        got = self._nick.get(key)
+        if got is None:
+            return None
+        card, nick = got
+        return Match(card, self.display_name(card, lang), nick, "nickname", 100.0, "nickname")
+
+    def _prefix(self, key: str, lang: str | None) -> list[Match]:
+        lo = bisect_right(self._keys, key)  # the exact key itself is step 2
+        hi = bisect_left(self._keys, key + "\U0010ffff", lo)
+        out: list[Match] = []
+        for kid in range(lo, min(hi, lo + _MAX_SCAN)):
+            score = 90.0 + 10.0 * len(key) / len(self._keys[kid])
+            out.extend(self._matches(kid, lang, score, "prefix"))
+        return out
+
+    def _infix(self, key: str, lang: str | None) -> list[Match]:
+        if self._joined is None:
+            self._joined = "\n" + "\n".join(self._keys) + "\n"
+            offs = array("i")
+            pos = 1
+            for k in self._keys:
+                offs.append(pos)
+                pos += len(k) + 1
+            self._offsets = offs
+        assert self._offsets is not None
+        joined, offsets = self._joined, self._offsets
+        out: list[Match] = []
+        pos = joined.find(key, 1)
+        n = 0
+        while pos != -1 and n < _MAX_SCAN:
+            kid = bisect_right(offsets, pos) - 1
+            if pos != offsets[kid]:  # prefixes are step 4
+                k = self._keys[kid]
+                score = 60.0 + 30.0 * len(key) / len(k)
+                out.extend(self._matches(kid, lang, score, "fuzzy"))
+                n += 1
+            nxt = joined.find("\n", pos)
+            pos = joined.find(key, nxt)
+        return out
+
+    def _fuzzy(self, key: str, lang: str | None, limit: int, cutoff: float) -> list[Match]:
+        from rapidfuzz import fuzz, process
+
+        names, kids, lens = self._buckets[script_of(key)]
+        # Lossless length window for the cutoff: ratio = 2·common/(len1+len2).
+        s = cutoff / 100.0
+        n = len(key)
+        lo = bisect_left(lens, int(n * s / (2 - s)))
+        hi = bisect_right(lens, int(n * (2 - s) / s) + 1)
+        if lo >= hi:
+            return []
+        hits = process.extract(
+            key,
+            names[lo:hi],
+            scorer=fuzz.ratio,
+            processor=None,  # both sides are already normalized keys
+            score_cutoff=cutoff,
+            limit=max(limit * 4, 20),
+        )
+        out: list[Match] = []
+        for _name, score, pos in hits:
+            kid = kids[lo + pos]
+            out.extend(self._matches(kid, lang, score, "fuzzy"))
+        return out
+
+    def _partial(self, key: str, lang: str | None, limit: int) -> list[Match]:
+        """A misspelt start or piece of a longer name ("ash blosom"): search only, as it
+        compares against every longer name of the script (tens of milliseconds)."""
+        from rapidfuzz import fuzz, process
+
+        names, kids, lens = self._buckets[script_of(key)]
+        lo = bisect_left(lens, len(key) + 1)
+        if len(key) < MIN_INFIX[script_of(key)] or lo >= len(names):
+            return []
+        hits = process.extract(
+            key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
+            score_cutoff=PARTIAL_CUTOFF, limit=max(limit * 4, 20),
+        )
+        out: list[Match] = []
+        for _name, score, pos in hits:
+            kid = kids[lo + pos]
+            # Below a full-name match of the same quality: the query covers only part.
+            out.extend(self._matches(kid, lang, score * PARTIAL_WEIGHT, "fuzzy"))
+        return out
+
+    def _ranked(self, query: str, lang: str | None, limit: int, *, stop_early: bool) -> list[Match]:
+        """Matches of every step, one per card; ``stop_early`` skips steps that cannot change
+        what ``resolve`` decides (an exact hit makes prefix and fuzzy moot)."""
+        key = normalize(query)
+        best: dict[int, Match] = {}
+
+        def offer(ms: Iterable[Match]) -> None:
+            for m in ms:
+                old = best.get(m.card_id)
+                if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
+                    best[m.card_id] = m
+
+        def ranked() -> list[Match]:
+            return sorted(
+                best.values(),
+                key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
+                               m.card_id),
+            )
+
+        m = self._id_match(query)
+        if m is not None:
+            offer([m])
+            if stop_early:
+                return ranked()
+        if not key:
+            return ranked()
+        offer(self._exact(key, query, lang))
+        nm = self._nickname(key, lang)
+        if nm is not None:
+            offer([nm])
+        if stop_early and best:
+            return ranked()
+        script = script_of(key)
+        offer(self._prefix(key, lang))
+        if stop_early and best and len(key) >= MIN_PREFIX[script]:
+            return ranked()
+        if len(key) >= MIN_INFIX[script]:
+            offer(self._infix(key, lang))
+        # Fuzzy in widening passes; a higher cut-off means a narrower length window (faster).
+        # 1. cut-off DECIDE: a best score of DECIDE + MARGIN or more decides already, since
+        #    any rival within the margin scores DECIDE or more and is in this pass;
+        # 2. cut-off DECIDE - MARGIN: every rival that could block a decision;
+        # 3. the wide suggestion pass only when nothing decides (or search wants more).
+        decide, margin = DECIDE[script], MARGIN[script]
+        first = self._fuzzy(key, lang, limit, decide) if stop_early else []
+        if max((f.score for f in first), default=0.0) < decide + margin:
+            first = self._fuzzy(key, lang, limit, decide - margin)
+        offer(first)
+        decided = any(f.score >= decide for f in first)
+        if not decided or (not stop_early and len(best) < limit):
+            offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
+        if not stop_early and not decided:
+            offer(self._partial(key, lang, limit))
+        return ranked()
+
