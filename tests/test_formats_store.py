@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from deckcheck import paths
+from deckcheck.datafile import load_yaml
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.formats import get_format, load_formats
-from deckcheck.datafile import load_yaml
 from deckcheck.formats.catalog import ListStore, load_list_file, name_key
 from tests.conftest import FIXTURES, REPO
 

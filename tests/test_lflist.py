@@ -11,8 +11,8 @@ import pytest
 
 from deckcheck.errors import InputError
 from deckcheck.formats import lflist
-from deckcheck.formats.importer import import_lflists, read_lists
 from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.importer import import_lflists, read_lists
 from tests.conftest import FIXTURES, SHARED_DATA
 
 LF = FIXTURES / "lflist"

@@ -9,9 +9,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
-from deckcheck import paths
 from deckcheck.errors import InputError
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
@@ -134,7 +132,6 @@ def import_lflists(
     changes nothing. Everything is read and checked before the first file is written.
     """
     from deckcheck import paths as _paths
-
     from deckcheck.cardnames import database_near, list_key
 
     target = Path(out_dir or dest or _paths.lists_dir())
