@@ -12,7 +12,7 @@ PKG = Path(__file__).resolve().parent.parent / "deckcheck"
 MAX_LINES = 600
 
 #: Cycles outside the formats/lookup work, with the helper removing them (issue 14).
-KNOWN_CYCLES = {
+KNOWN_CYCLES: dict[frozenset[str], str] = {
     frozenset({"deckcheck.carddb", "deckcheck.carddb.sample"}): "carddb identity (issue 14 part 1)",
 }
 
