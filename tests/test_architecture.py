@@ -140,7 +140,10 @@ def _cycle_id(cycle: frozenset[str]) -> str:
     return "+".join(sorted(cycle))
 
 
-@pytest.mark.parametrize("known", sorted(KNOWN_CYCLES, key=_cycle_id), ids=_cycle_id)
+_KNOWN = sorted(KNOWN_CYCLES, key=_cycle_id)
+
+
+@pytest.mark.parametrize("known", _KNOWN, ids=_cycle_id)
 def test_known_cycles_being_removed(known: frozenset[str], request: pytest.FixtureRequest) -> None:
     if known in cycles(import_graph()):
         request.applymarker(pytest.mark.xfail(reason=f"owner: {KNOWN_CYCLES[known]}", strict=True))
