@@ -17,6 +17,7 @@ from deckcheck.datafile import load_yaml
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.formats import get_format, load_formats
 from deckcheck.formats.catalog import ListStore, load_list_file, name_key
+from deckcheck.lookup.records import Match, Resolution
 from tests.conftest import FIXTURES, REPO
 
 LF = FIXTURES / "lflist"
@@ -371,3 +372,100 @@ def test_a_later_folder_wins_on_the_same_family_and_date(tmp_path: Path) -> None
     store = ListStore([tmp_path / "builtin", tmp_path / "user"], cache_dir=tmp_path / "c")
     (only,) = store.lists("tcg")
     assert only.name == "Mine" and only.limits == {55144522: 2}
+
+
+# --------------------------------------------------------------------------- card resolver
+
+
+class StubCards:
+    """A ``formats.compile.CardResolver`` over two made-up cards; 9002 is an artwork of 9001."""
+
+    used_db = True
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def list_key(self, card: int) -> int:
+        return 9001 if card == 9002 else card
+
+    def resolve(self, name: str) -> Resolution:
+        self.asked.append(name)
+        if name == "Stub Card":
+            return Resolution("found", name, 9002, ())
+        cands = (Match(9001, "Stub Card", "Stub Card", "en", 70.0, "fuzzy"),)
+        return Resolution("unknown", name, None, cands)
+
+    def name(self, card: int) -> str:
+        return {9001: "Stub Card", 9002: "Stub Card"}[card]
+
+
+def _no_database(monkeypatch: pytest.MonkeyPatch) -> None:
+    import deckcheck.carddb
+    import deckcheck.lookup
+
+    def refuse(*a: object, **k: object) -> None:
+        raise AssertionError("the compiler opened the card database or the lookup index")
+
+    monkeypatch.setattr(deckcheck.carddb, "open_db", refuse)
+    monkeypatch.setattr(deckcheck.lookup.Index, "for_db", classmethod(refuse))
+
+
+def test_compile_keys_cards_through_the_given_resolver_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.formats.compile import list_dict
+
+    _no_database(monkeypatch)
+    body = (
+        "entries:\n  - {card: Stub Card, limit: 1}\n  - {id: 9002, limit: 0}\n"
+        "groups:\n  - {name: g, limit: 1, cards: [Stub Card, 9002, 7]}\n"
+    )
+    cards = StubCards()
+    d = list_dict(write_list(tmp_path, "tcg", "2026-05-01", body), cards)
+    # Both spellings of the card land on its list key; the stricter limit wins.
+    assert d["limits"] == {"9001": 0} and d["names"] == {"9001": "Stub Card"}
+    assert d["groups"] == [{"name": "g", "limit": 1, "cards": [7, 9001]}]
+    assert cards.asked == ["Stub Card", "Stub Card"] and d["used_db"] is True
+
+
+def test_compile_reports_an_unknown_name_with_the_resolvers_suggestions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.formats.compile import list_dict
+
+    _no_database(monkeypatch)
+    p = write_list(tmp_path, "tcg", "2026-05-01", "entries:\n  - {card: Stub Crad, limit: 0}\n")
+    with pytest.raises(DataError) as err:
+        list_dict(p, StubCards())
+    assert "entries[0].card" in str(err.value)
+    assert "did you mean: Stub Card (9001)" in str(err.value)
+
+
+def test_store_compiles_with_the_callers_resolvers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_database(monkeypatch)
+    write_list(tmp_path / "l", "tcg", "2026-05-01", "entries:\n  - {card: Stub Card, limit: 2}\n")
+    made: list[StubCards] = []
+
+    def resolvers() -> StubCards:
+        made.append(StubCards())
+        return made[-1]
+
+    store = ListStore([tmp_path / "l"], cache_dir=tmp_path / "c", resolvers=resolvers)
+    b = store.in_force("tcg", dt.date(2026, 6, 1))
+    assert b is not None and b.limits == {9001: 2}
+    assert len(made) == 1  # one resolver per list file compiled
+    # Warm: from the cache, no resolver needed.
+    warm = ListStore([tmp_path / "l"], cache_dir=tmp_path / "c", resolvers=resolvers)
+    assert warm.in_force("tcg", dt.date(2026, 6, 1)) == b and len(made) == 1
+
+
+@pytest.mark.realdata
+def test_default_resolvers_key_artworks_by_their_card(real_home: Path) -> None:
+    from deckcheck.carddb import open_db
+    from deckcheck.cardnames import installed_resolvers
+
+    alt = open_db().alternates(4280258)[0]  # Apollousa, Bow of the Goddess: another artwork
+    cards = installed_resolvers()()
+    assert cards.list_key(alt) == 4280258 and cards.list_key(4280258) == 4280258

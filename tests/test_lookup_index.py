@@ -236,3 +236,16 @@ def test_any_text_gets_a_verdict(text: str) -> None:
 
 
 _IX = Index.build(FakeDB(), nick_path=NICKS)
+
+
+def test_nicknames_file_goes_through_the_hardened_yaml_loader(tmp_path: Path) -> None:
+    from deckcheck.errors import DataError
+
+    bomb = tmp_path / "nick.yaml"
+    bomb.write_text("- &a {nick: x, id: 101}\n- *a\n", encoding="utf-8")
+    with pytest.raises(DataError, match=r"cannot read nicknames: YAML aliases .* not allowed"):
+        index_mod.load_nicknames(bomb)
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 50 + "]" * 50 + "\n", encoding="utf-8")
+    with pytest.raises(DataError, match="nested deeper"):
+        index_mod.load_nicknames(deep)
