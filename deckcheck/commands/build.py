@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from deckcheck.commands.options import names_option, out_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 
 
@@ -11,10 +12,10 @@ from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
     "build",
     epilog="""\b
 Examples:
-  deckcheck build list.txt -o deck.ydk
-  deckcheck build 卡组.txt -o deck.ydk --lang zh-CN
-  deckcheck build list.txt -o deck.ydk --no-names
-  deckcheck build - -o deck.ydk < list.txt
+  deckcheck build list.txt --out deck.ydk
+  deckcheck build 卡组.txt --out deck.ydk --lang zh-CN
+  deckcheck build list.txt --out deck.ydk --no-names
+  deckcheck build - --out deck.ydk < list.txt
 
 \b
 A list looks like:
@@ -28,14 +29,8 @@ Exit codes: 0 written, 1 a line could not be read or a name is unknown or
 ambiguous (candidates on stderr; no file written), 2 usage or input error.""",
 )
 @click.argument("list_file", metavar="LIST.txt")
-@click.option(
-    "-o", "--output", "out", default=None, metavar="DECK.ydk", help="Write here (default: stdout)."
-)
-@click.option(
-    "--names/--no-names",
-    default=True,
-    help="Add a '# Card Name' comment line before each card (default: on).",
-)
+@out_option(metavar="DECK.ydk")
+@names_option(True, "Add a '# Card Name' comment line before each card (default: on).")
 @click.option(
     "--lang",
     default="en",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from deckcheck.commands.options import names_option, out_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 
 
@@ -12,9 +13,9 @@ from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
     epilog="""\b
 Examples:
   deckcheck convert deck.ydk --to ydke
-  deckcheck convert "ydke://…" --to ydk -o deck.ydk
+  deckcheck convert "ydke://…" --to ydk --out deck.ydk
   deckcheck convert deck.ydk --to text --lang ja
-  deckcheck convert list.txt --to ydk --names -o deck.ydk
+  deckcheck convert list.txt --to ydk --names --out deck.ydk
   cat deck.ydk | deckcheck convert - --to text
 
 Exit codes: 0 converted, 1 a line could not be read or a name not resolved
@@ -24,14 +25,8 @@ Exit codes: 0 converted, 1 a line could not be read or a name not resolved
 @click.option(
     "--to", "to", type=click.Choice(["ydk", "ydke", "text"]), required=True, help="Output kind."
 )
-@click.option(
-    "-o", "--output", "out", default=None, metavar="OUT", help="Write here (default: stdout)."
-)
-@click.option(
-    "--names/--no-names",
-    default=False,
-    help="ydk: add a '# Card Name' comment line before each card (default: off).",
-)
+@out_option(metavar="OUT")
+@names_option(False, "ydk: add a '# Card Name' comment line before each card (default: off).")
 @click.option(
     "--lang", default="en", show_default=True, metavar="L", help="Language of card names."
 )

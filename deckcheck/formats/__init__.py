@@ -6,6 +6,7 @@ compiled cache is warm (``deckcheck.formats.store``).
 
 from __future__ import annotations
 
+from deckcheck.formats.select import list_for
 from deckcheck.formats.store import ListStore, get_format, load_formats
 
-__all__ = ["ListStore", "get_format", "load_formats"]
+__all__ = ["ListStore", "get_format", "list_for", "load_formats"]
