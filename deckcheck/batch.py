@@ -114,3 +114,54 @@ def _stdin_read(item: str) -> Item:
         return ("-", read_stream_bytes(sys.stdin.buffer, "<stdin>"))
     except InputError as exc:
         return ("!", str(exc).encode())  # reported by the worker as an unreadable deck
+
+
+@dataclass(frozen=True)
+class Request:
+    """What ``deckcheck validate`` was asked: the inputs, the format, list and date."""
+
+    inputs: tuple[str, ...]
+    format_id: str = "tcg"
+    banlist_ref: str | None = None
+    date: dt.date | None = None
+    format_files: tuple[str, ...] = ()
+    points_cap: int | None = None
+    lang: str | None = None
+    jobs: int = 1
+
+
+class Run:
+    """A request made ready: format and list chosen, paths checked, the database open, so a
+    data error stops it before any output starts; ``reports()`` then checks the decks."""
+
+    def __init__(self, req: Request):
+        from deckcheck.formats import get_format, list_for
+        from deckcheck.inputs import check_paths
+
+        self.request = req
+        date = req.date or dt.date.today()
+        fmt = get_format(req.format_id, extra_files=req.format_files)
+        banlist = list_for(fmt.at(date), date, req.banlist_ref)
+        check_paths(req.inputs)
+        self.job = Job(fmt, banlist, date, req.points_cap, req.lang, db_path=None)
+        self.checker = Checker(self.job)
+
+    def meta(self, strict: bool) -> Any:
+        """What the run checks against, as every renderer prints it."""
+        from deckcheck.render.base import Meta
+
+        fmt, banlist = self.job.fmt, self.job.banlist
+        return Meta(
+            format_id=fmt.id,
+            format_name=fmt.name,
+            list_name=banlist.name if banlist else None,
+            list_effective=banlist.effective.isoformat() if banlist else None,
+            date=self.job.date.isoformat(),
+            strict=strict,
+        )
+
+    def reports(self) -> Iterator[DeckReport]:
+        from deckcheck.inputs import expand_inputs
+
+        items = expand_inputs(self.request.inputs)
+        return run_batch(items, self.job, self.request.jobs, checker=self.checker)

@@ -65,7 +65,6 @@ def format_for_lists(format_id: str | None, family: str, other_family: str) -> F
     """``format_id``'s format, else the plain format of the lists' family."""
     from deckcheck import formats
 
-
     if format_id:
         return formats.get_format(format_id)
     known = formats.load_formats()

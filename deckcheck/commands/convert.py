@@ -37,43 +37,21 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
     be read or a name that is unknown or ambiguous is reported (with suggestions) and
     nothing is written.
     """
-    from deckcheck.decks import write
-    from deckcheck.decks.cli_support import format_finding, needs_names, read_input
+    from deckcheck.deckout import deck_text, load_deck, save
+    from deckcheck.decks.cli_support import format_finding
 
-    deck = read_input(input_)
-    db: object | None = None
-    index = None
-    if needs_names(deck) or to == "text" or names:
-        from deckcheck.carddb import open_db
-
-        db = open_db()
-    if needs_names(deck) or to == "text":
-        from deckcheck.lookup import Index
-
-        index = Index.for_db(db)  # type: ignore[arg-type]
-    if needs_names(deck):
-        from deckcheck.decks.resolve import resolve_deck
-
-        notes: list[str] = []
-        deck = resolve_deck(deck, db, index, notes, lang)  # type: ignore[arg-type]
-        for note in notes:
-            click.echo(f"{deck.source}: note: {note}", err=True)
-    if deck.findings:
-        for f in deck.findings:
-            click.echo(format_finding(deck.source, f), err=True)
-        click.echo(f"deckcheck: {len(deck.findings)} problem(s); nothing written", err=True)
+    got = load_deck(input_, lang=lang, want_db=names or to == "text", want_index=to == "text")
+    for note in got.notes:
+        click.echo(f"{got.deck.source}: note: {note}", err=True)
+    if got.problems:
+        for f in got.problems:
+            click.echo(format_finding(got.deck.source, f), err=True)
+        click.echo(f"deckcheck: {len(got.problems)} problem(s); nothing written", err=True)
         return EXIT_ILLEGAL
-    if to == "ydk":
-        text = write.to_ydk(deck, db if names else None, lang=lang)  # type: ignore[arg-type]
-    elif to == "ydke":
-        text = write.to_ydke(deck) + "\n"
-    else:
-        text = write.to_text(deck, db, lang=lang, index=index)  # type: ignore[arg-type]
-    if out is None or out == "-":
+    text = deck_text(got, to, names=names, lang=lang)
+    if not save(text, out):
         click.echo(text, nl=False)
-    else:
-        write.write_atomic(out, text)
-    c = deck.counts()
+    c = got.deck.counts()
     click.echo(
         f"{out or 'stdout'}: {to}, main {c['main']}, extra {c['extra']}, side {c['side']}",
         err=True,

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 import click
 
-from deckcheck.batch import Checker, Job, run_batch
 from deckcheck.commands.options import (
     banlist_option,
     date_option,
@@ -17,28 +15,10 @@ from deckcheck.commands.options import (
     output_option,
     parse_date,
 )
-from deckcheck.formats.select import list_for
-from deckcheck.inputs import check_paths, expand_inputs
-from deckcheck.report import Summary, exit_code
+from deckcheck.report import exit_code
 
 __all__ = ["parse_date", "validate"]  # parse_date: still imported by commands/deck.py
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv")
-
-
-def default_output() -> str:
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-
-
-# --------------------------------------------------------------------------- command
-
-
-def _escaping(stream: Any) -> Any:
-    """``stream`` set to escape what it cannot encode (click's get_text_stream is deprecated)."""
-    try:
-        stream.reconfigure(errors="backslashreplace")
-    except (AttributeError, ValueError, OSError):
-        pass  # not a TextIOWrapper (or already in use): write to it as it is
-    return stream
 
 
 @click.command(
@@ -105,36 +85,15 @@ def validate(
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
     from deckcheck import render
-    from deckcheck.formats import get_format
+    from deckcheck.batch import Request, Run
 
-    date = parse_date(date_text)
-    fmt = get_format(format_id, extra_files=format_files)
-    banlist = list_for(fmt.at(date), date, banlist_ref)
-    check_paths(inputs)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=points_cap, lang=lang, db_path=None)
-    # Open the database before any output starts, so a data error never leaves half a report.
-    checker = Checker(job)
-    kind = output or default_output()
-    # A file name that is not UTF-8 reaches Python as lone surrogates: print them escaped
-    # (as Python's own stderr does) rather than fail with UnicodeEncodeError mid-report.
-    out = _escaping(sys.stdout)
-    err = _escaping(sys.stderr)
+    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
+                  points_cap, lang, jobs)  # fmt: skip
+    run = Run(req)  # a data error stops here, before any output
+    kind = output or render.default_kind()
+    out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    renderer = render.make(kind, out, err, color=color)
-    renderer.start(
-        render.Meta(
-            format_id=fmt.id,
-            format_name=fmt.name,
-            list_name=banlist.name if banlist else None,
-            list_effective=banlist.effective.isoformat() if banlist else None,
-            date=date.isoformat(),
-            strict=strict,
-        )
-    )
-    summary = Summary()
-    for report in run_batch(expand_inputs(inputs), job, jobs, checker=checker):
-        summary.add(report, strict)
-        renderer.deck(report)
-    renderer.finish(summary)
+    summary = render.stream(render.make(kind, out, err, color=color), run.meta(strict),
+                            run.reports(), strict)  # fmt: skip
     out.flush()
     return exit_code(summary, strict)
