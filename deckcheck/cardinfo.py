@@ -21,6 +21,23 @@ def open_lookup() -> tuple[Any, Any]:
     return db, Index.for_db(db)
 
 
+def resolve_card(query: str, db: Any) -> tuple[int | None, Any]:
+    """The canonical passcode ``query`` names, or (None, the lookup result with candidates).
+
+    A passcode the database does not know is kept as it is: the lists may still name it.
+    """
+    text = query.strip()
+    if text.isdigit():
+        cid = int(text)
+        return (int(db.canonical(cid)) if cid in db else cid), None
+    from deckcheck.lookup import Index
+
+    res = Index.for_db(db).resolve(text)
+    if res.status == "found" and res.card_id is not None:
+        return int(db.canonical(res.card_id)), res
+    return None, res
+
+
 def match_json(m: Any) -> dict[str, Any]:
     return {"id": m.card_id, "name": m.name, "matched": m.matched, "lang": m.lang,
             "score": m.score, "how": m.how}  # fmt: skip

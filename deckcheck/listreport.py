@@ -107,23 +107,6 @@ def same_card(db: Any, card_id: int) -> list[int]:
         return []
 
 
-def resolve_card(query: str, db: Any) -> tuple[int | None, Any]:
-    """The canonical passcode ``query`` names, or (None, the lookup result with candidates).
-
-    A passcode the database does not know is kept as it is: the lists may still name it.
-    """
-    text = query.strip()
-    if text.isdigit():
-        cid = int(text)
-        return (int(db.canonical(cid)) if cid in db else cid), None
-    from deckcheck.lookup import Index
-
-    res = Index.for_db(db).resolve(text)
-    if res.status == "found" and res.card_id is not None:
-        return int(db.canonical(res.card_id)), res
-    return None, res
-
-
 def card_histories(
     store: Any, card_id: int, *, family: str | None = None, also: Sequence[int] = ()
 ) -> list[FamilyHistory]:

@@ -109,19 +109,10 @@ Examples:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--family", default=None, help="Family of every list (else from the names).")
 @renamed("family", "--family", "-f")
-@click.option(
-    "--effective",
-    "-e",
-    default=None,
-    help="Effective date YYYY-MM-DD (else from the names; month-only names get the 1st).",
-)
-@click.option(
-    "--out",
-    "out_dir",
-    default=None,
-    type=click.Path(file_okay=False),
-    help="Write <family>/<date>.yaml here instead of the user's list folder.",
-)
+@click.option("--effective", "-e", default=None,  # fmt: skip
+              help="Effective date YYYY-MM-DD (else from the names; month-only names get the 1st).")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),  # fmt: skip
+              help="Write <family>/<date>.yaml here instead of the user's list folder.")
 def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None,
                out_dir: str | None) -> int:  # fmt: skip
     """Import lflist.conf files (EDOPro or YGOPro) as one YAML file per list version."""

@@ -120,12 +120,12 @@ def history(card: str, family: str | None, lang: str, output: str) -> int:
     lists name the card is shown. Exit codes: 0 shown, 1 the name is unknown or ambiguous
     (candidates on stderr), 2 usage or data error.
     """
+    from deckcheck.cardinfo import resolve_card
     from deckcheck.listreport import (
         Namer,
         card_histories,
         default_store,
         name_in_lists,
-        resolve_card,
         same_card,
     )
 

@@ -7,15 +7,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from deckcheck.listdiff import (
-        CardChange,
-        DeckImpact,
-        FamilyHistory,
-        GroupChange,
-        HistoryEntry,
-        ListDiff,
-        Namer,
-    )
+    from deckcheck.listdiff import CardChange, DeckImpact, GroupChange, HistoryEntry, ListDiff
+    from deckcheck.listreport import FamilyHistory, Namer
     from deckcheck.model import Banlist, Format
 
 SCHEMA_VERSION = 1
