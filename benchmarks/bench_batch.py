@@ -125,8 +125,9 @@ def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
     """Decks/s of ``run_batch`` (read + validate + csv render) after start-up, one process."""
     os.environ["DECKCHECK_HOME"] = str(home)
     from deckcheck import render
-    from deckcheck.commands.validate import Checker, Job, expand_inputs, run_batch
+    from deckcheck.batch import Checker, Job, run_batch
     from deckcheck.formats import ListStore, get_format
+    from deckcheck.inputs import expand_inputs
 
     date = dt.date(2026, 6, 1)
     fmt = get_format("tcg")

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from deckcheck.batch import Job, run_batch
 from deckcheck.cli import cli
-from deckcheck.commands.validate import Job, expand_inputs, run_batch
+from deckcheck.inputs import expand_inputs
 from tests.conftest import REPO
 
 KINDS = ["text", "json", "github", "junit", "csv"]

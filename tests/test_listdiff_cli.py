@@ -12,8 +12,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.commands.banlist_diff import _md, deck_paths, diff
+from deckcheck.commands.banlist_diff import diff
 from deckcheck.errors import InputError
+from deckcheck.inputs import deck_paths
+from deckcheck.render.listdiff import _md
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "listdiff"
 OLD, NEW = str(FIXTURES / "old.lflist.conf"), str(FIXTURES / "new.lflist.conf")

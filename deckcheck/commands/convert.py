@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from deckcheck.commands.options import names_option, out_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 
 
@@ -12,9 +13,9 @@ from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
     epilog="""\b
 Examples:
   deckcheck convert deck.ydk --to ydke
-  deckcheck convert "ydke://…" --to ydk -o deck.ydk
+  deckcheck convert "ydke://…" --to ydk --out deck.ydk
   deckcheck convert deck.ydk --to text --lang ja
-  deckcheck convert list.txt --to ydk --names -o deck.ydk
+  deckcheck convert list.txt --to ydk --names --out deck.ydk
   cat deck.ydk | deckcheck convert - --to text
 
 Exit codes: 0 converted, 1 a line could not be read or a name not resolved
@@ -24,14 +25,8 @@ Exit codes: 0 converted, 1 a line could not be read or a name not resolved
 @click.option(
     "--to", "to", type=click.Choice(["ydk", "ydke", "text"]), required=True, help="Output kind."
 )
-@click.option(
-    "-o", "--output", "out", default=None, metavar="OUT", help="Write here (default: stdout)."
-)
-@click.option(
-    "--names/--no-names",
-    default=False,
-    help="ydk: add a '# Card Name' comment line before each card (default: off).",
-)
+@out_option(metavar="OUT")
+@names_option(False, "ydk: add a '# Card Name' comment line before each card (default: off).")
 @click.option(
     "--lang", default="en", show_default=True, metavar="L", help="Language of card names."
 )
@@ -42,43 +37,21 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
     be read or a name that is unknown or ambiguous is reported (with suggestions) and
     nothing is written.
     """
-    from deckcheck.decks import write
-    from deckcheck.decks.cli_support import format_finding, needs_names, read_input
+    from deckcheck.deckout import deck_text, load_deck, save
+    from deckcheck.decks.cli_support import format_finding
 
-    deck = read_input(input_)
-    db: object | None = None
-    index = None
-    if needs_names(deck) or to == "text" or names:
-        from deckcheck.carddb import open_db
-
-        db = open_db()
-    if needs_names(deck) or to == "text":
-        from deckcheck.lookup import Index
-
-        index = Index.for_db(db)  # type: ignore[arg-type]
-    if needs_names(deck):
-        from deckcheck.decks.resolve import resolve_deck
-
-        notes: list[str] = []
-        deck = resolve_deck(deck, db, index, notes, lang)  # type: ignore[arg-type]
-        for note in notes:
-            click.echo(f"{deck.source}: note: {note}", err=True)
-    if deck.findings:
-        for f in deck.findings:
-            click.echo(format_finding(deck.source, f), err=True)
-        click.echo(f"deckcheck: {len(deck.findings)} problem(s); nothing written", err=True)
+    got = load_deck(input_, lang=lang, want_db=names or to == "text", want_index=to == "text")
+    for note in got.notes:
+        click.echo(f"{got.deck.source}: note: {note}", err=True)
+    if got.problems:
+        for f in got.problems:
+            click.echo(format_finding(got.deck.source, f), err=True)
+        click.echo(f"deckcheck: {len(got.problems)} problem(s); nothing written", err=True)
         return EXIT_ILLEGAL
-    if to == "ydk":
-        text = write.to_ydk(deck, db if names else None, lang=lang)  # type: ignore[arg-type]
-    elif to == "ydke":
-        text = write.to_ydke(deck) + "\n"
-    else:
-        text = write.to_text(deck, db, lang=lang, index=index)  # type: ignore[arg-type]
-    if out is None or out == "-":
+    text = deck_text(got, to, names=names, lang=lang)
+    if not save(text, out):
         click.echo(text, nl=False)
-    else:
-        write.write_atomic(out, text)
-    c = deck.counts()
+    c = got.deck.counts()
     click.echo(
         f"{out or 'stdout'}: {to}, main {c['main']}, extra {c['extra']}, side {c['side']}",
         err=True,

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import click
 
+from deckcheck.commands.options import output_option
 from deckcheck.errors import EXIT_OK
+from deckcheck.render.common import to_json
 
 
 @click.group(
@@ -52,49 +52,15 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -
     replaced only when the import is complete. Files under locales/<lang>/ add names.
     """
     from deckcheck.carddb.importer import import_files
+    from deckcheck.render.db import import_text
 
     summary = import_files(list(files), dialect=dialect, lang=lang, progress=True)
-    for f in summary.files:
-        if f.kind == "cards":
-            what = f"{f.rows} cards ({f.dialect})"
-        else:
-            what = f"{f.rows} names ({f.lang})"
-        click.echo(f"{f.path}: {what}")
-    langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
-    click.echo(f"database: {summary.db_path}")
-    click.echo(f"cards: {summary.cards}")
-    click.echo(f"names: {langs}")
+    for line in import_text(summary):
+        click.echo(line)
     click.echo(
         f"deckcheck: imported {len(summary.files)} file(s) in {summary.seconds:.1f} s", err=True
     )
     return EXIT_OK
-
-
-def _text(info: dict[str, Any]) -> str:
-    lines = [
-        f"database: {info['path']}" + ("  (built-in sample)" if info["sample"] else ""),
-        f"schema: {info['schema_version']}  built: {info['built_at']}  "
-        f"fingerprint: {info['fingerprint']}",
-        f"cards: {info['cards']}",
-        "by kind: " + ", ".join(f"{k} {n}" for k, n in info["by_kind"].items()),
-        "by scope: " + ", ".join(f"{k} {n}" for k, n in info["by_scope"].items()),
-        "names: " + ", ".join(f"{k} {v['names']}" for k, v in info["names"].items()),
-        "sources:",
-    ]
-    for s in info["sources"]:
-        extra = s["dialect"] if s["kind"] in ("cards", "sample") else s["lang"]
-        lines.append(
-            f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
-            f"sha256 {s['sha256']}, imported {s['imported_at']}"
-        )
-    if info.get("update"):
-        lines.append("installed by 'deckcheck update':")
-        for key, u in sorted(info["update"].items()):
-            lines.append(
-                f"  {key}: {u.get('location')}  sha256 {u.get('sha256')}, "
-                f"{u.get('size')} bytes, installed {u.get('installed_at', '?')}"
-            )
-    return "\n".join(lines)
 
 
 @db.command(
@@ -104,9 +70,7 @@ Examples:
   deckcheck db info
   deckcheck db info --output json | jq .by_scope""",
 )
-@click.option(
-    "-o", "--output", type=click.Choice(["text", "json"]), default="text", show_default=True
-)
+@output_option()
 def info(output: str) -> int:
     """Show the installed card database: path, counts by kind, scope and language, sources."""
     from deckcheck.carddb import open_db
@@ -117,7 +81,9 @@ def info(output: str) -> int:
     # The importer records cached file paths; the update state knows the URL each came from.
     data["update"] = {} if data["sample"] else installed_sources()
     if output == "json":
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        click.echo(to_json(data))
     else:
-        click.echo(_text(data))
+        from deckcheck.render.db import info_text
+
+        click.echo(info_text(data))
     return EXIT_OK

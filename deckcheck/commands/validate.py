@@ -2,226 +2,23 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import click
 
-from deckcheck.errors import DataError, InputError
-from deckcheck.model import Banlist, Format
-from deckcheck.report import DeckReport, Summary, exit_code
+from deckcheck.commands.options import (
+    banlist_option,
+    date_option,
+    format_option,
+    lang_option,
+    output_option,
+    parse_date,
+)
+from deckcheck.report import exit_code
 
-DECK_SUFFIXES = (".ydk", ".txt", ".ydke")
-#: what a worker checks: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by the parent
-Item = str | tuple[str, bytes]
+__all__ = ["parse_date", "validate"]  # parse_date: still imported by commands/deck.py
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv")
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-def expand_inputs(inputs: Iterable[str]) -> Iterator[str]:
-    """Each INPUT as an item to read: "-", a ydke:// URL, or a deck file (folders recursed).
-
-    Folders are walked in sorted order so every run lists decks the same way. Paths are
-    checked by the caller first, so a missing path stops the run before any output.
-    """
-    for item in inputs:
-        if item == "-" or item.startswith("ydke://"):
-            yield item
-            continue
-        p = Path(item)
-        if p.is_dir():
-            for root, dirs, files in os.walk(p):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.lower().endswith(DECK_SUFFIXES):
-                        yield os.path.join(root, name)
-        else:
-            yield item
-
-
-def check_paths(inputs: Iterable[str]) -> None:
-    for item in inputs:
-        if item == "-" or item.startswith("ydke://"):
-            continue
-        if not os.path.exists(item):
-            raise InputError("no such file or directory", where=item)
-
-
-# --------------------------------------------------------------------------- one deck
-
-
-@dataclass(frozen=True)
-class Job:
-    """Everything a worker needs to check decks (picklable, for ``--jobs``)."""
-
-    fmt: Format
-    banlist: Banlist | None
-    date: dt.date
-    points_cap: int | None
-    lang: str | None
-    db_path: str | None
-
-
-class Checker:
-    """Reads, resolves and validates one input at a time; the card database opened once."""
-
-    def __init__(self, job: Job):
-        from deckcheck.carddb import open_db
-
-        self.job = job
-        self.db = open_db(job.db_path) if job.db_path else open_db()
-        self._index: Any = None
-
-    def read(self, item: Item) -> Any:
-        from deckcheck import decks
-
-        if isinstance(item, tuple):  # stdin read by the parent process (--jobs)
-            if item[0] == "!":
-                raise InputError(item[1].decode())
-            return decks.read_bytes(item[1], "<stdin>")
-        if item == "-":
-            return decks.read_stdin()
-        if item.startswith("ydke://"):
-            return decks.read_string(item, source=item)
-        return decks.read_path(item)
-
-    def resolve(self, deck: Any) -> Any:
-        if not any(e.card_id is None and e.query for e in deck.entries()):
-            return deck
-        # Name lookup (rapidfuzz, the index) is paid only by text decklists.
-        from deckcheck.decks.resolve import resolve_deck
-        from deckcheck.lookup import Index
-
-        if self._index is None:
-            self._index = Index.for_db(self.db)
-        return resolve_deck(deck, self.db, self._index)
-
-    def __call__(self, item: Item) -> DeckReport:
-        from deckcheck.validate import unreadable, validate_deck
-
-        job = self.job
-        try:
-            deck = self.resolve(self.read(item))
-        except InputError as exc:
-            where = item if isinstance(item, str) and item != "-" else "<stdin>"
-            return unreadable(where, f"cannot read the deck: {exc}", job.fmt, job.banlist)
-        names = None
-        if job.lang and job.lang != "en":
-            lang = job.lang
-            names = lambda cid: self.db.name(cid, lang)  # noqa: E731
-        return validate_deck(
-            deck,
-            job.fmt,
-            job.banlist,
-            self.db,
-            date=job.date,
-            points_cap=job.points_cap,
-            names=names,
-        )
-
-
-_WORKER: Checker | None = None
-
-
-def _init_worker(job: Job) -> None:
-    global _WORKER
-    import deckcheck.carddb
-
-    # The parent has already said once that the built-in sample is in use.
-    deckcheck.carddb._sample_noted = True
-    _WORKER = Checker(job)
-
-
-def _work(item: Item) -> DeckReport:
-    assert _WORKER is not None
-    return _WORKER(item)
-
-
-def run_batch(
-    items: Iterable[str], job: Job, jobs: int = 1, checker: Checker | None = None
-) -> Iterator[DeckReport]:
-    """Reports for ``items`` in input order; ``jobs`` > 1 maps them over worker processes."""
-    if jobs <= 1:
-        checker = checker or Checker(job)
-        for item in items:
-            yield checker(item)
-        return
-    import multiprocessing
-
-    # spawn: no inherited locks or open SQLite handles from this process.
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(job,)) as pool:
-        # Chunks of 64: fewer pipe messages (measured 16 -> 128: a quarter less CPU on 10k
-        # decks), still small enough to keep both workers busy on a few hundred decks.
-        yield from pool.imap(_work, (_stdin_read(i) for i in items), chunksize=64)
-
-
-def _stdin_read(item: str) -> Item:
-    """Workers have no stdin: the parent reads ``-`` and hands the bytes over."""
-    if item != "-":
-        return item
-    from deckcheck.decks.source import read_stream_bytes
-
-    try:
-        return ("-", read_stream_bytes(sys.stdin.buffer, "<stdin>"))
-    except InputError as exc:
-        return ("!", str(exc).encode())  # reported by the worker as an unreadable deck
-
-
-# --------------------------------------------------------------------------- format and list
-
-
-def parse_date(value: str | None) -> dt.date:
-    if value is None:
-        return dt.date.today()
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(
-            f"{value!r} is not a date (YYYY-MM-DD)", param_hint="--date"
-        ) from None
-
-
-def pick_list(fmt: Format, ref: str | None, date: dt.date) -> Banlist | None:
-    """The list to check against: ``--banlist`` when given, else the format's list in force."""
-    if ref is None and fmt.list_family is None:
-        return None
-    from deckcheck.formats.store import ListStore
-
-    store = ListStore.default()
-    if ref is not None or fmt.list_family is None:
-        return store.resolve(ref or "", date)
-    got = store.in_force(fmt.list_family, date)
-    if got is None:
-        raise DataError(
-            f"no {fmt.list_family!r} list is in force on {date.isoformat()} for format "
-            f"{fmt.id!r}; install lists with `deckcheck update` or "
-            "`deckcheck banlist import FILE`, or name one with --banlist"
-        )
-    return got
-
-
-def default_output() -> str:
-    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-
-
-# --------------------------------------------------------------------------- command
-
-
-def _escaping(stream: Any) -> Any:
-    """``stream`` set to escape what it cannot encode (click's get_text_stream is deprecated)."""
-    try:
-        stream.reconfigure(errors="backslashreplace")
-    except (AttributeError, ValueError, OSError):
-        pass  # not a TextIOWrapper (or already in use): write to it as it is
-    return stream
 
 
 @click.command(
@@ -240,31 +37,14 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
 2 usage or data error (missing path, unknown format or list, no list in force).""",
 )
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
-@click.option(
-    "-f",
-    "--format",
-    "format_id",
-    default="tcg",
-    show_default=True,
-    help="Format id; `deckcheck formats` lists them.",
-)
-@click.option(
-    "-b",
-    "--banlist",
-    "banlist_ref",
-    metavar="REF",
+@format_option(show_default=True)
+@banlist_option(
     help='A list: "<family>@<YYYY-MM-DD>", its name ("2025.04 TCG"), or a .yaml/.lflist.conf path. '
     "Default: the format's list in force on --date.",
 )
-@click.option(
-    "-d", "--date", "date_text", metavar="YYYY-MM-DD", help="Event date (default: today)."
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(OUTPUT_KINDS),
-    default=None,
-    help="Output kind (default: text; github when GITHUB_ACTIONS=true).",
+@date_option(help="Event date (default: today).")
+@output_option(
+    OUTPUT_KINDS, None, help="Output kind (default: text; github when GITHUB_ACTIONS=true)."
 )
 @click.option("--strict", is_flag=True, help="Warnings fail too.")
 @click.option(
@@ -281,7 +61,8 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     metavar="N",
     help="Points cap overriding the format's (Genesys).",
 )
-@click.option("--lang", metavar="LANG", help="Language of card names in messages (en, ja, de, …).")
+@lang_option(None, short=False, metavar="LANG",
+             help="Language of card names in messages (en, ja, de, …).")  # fmt: skip
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -304,36 +85,15 @@ def validate(
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
     from deckcheck import render
-    from deckcheck.formats import get_format
+    from deckcheck.batch import Request, Run
 
-    date = parse_date(date_text)
-    fmt = get_format(format_id, extra_files=format_files)
-    banlist = pick_list(fmt.at(date), banlist_ref, date)
-    check_paths(inputs)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=points_cap, lang=lang, db_path=None)
-    # Open the database before any output starts, so a data error never leaves half a report.
-    checker = Checker(job)
-    kind = output or default_output()
-    # A file name that is not UTF-8 reaches Python as lone surrogates: print them escaped
-    # (as Python's own stderr does) rather than fail with UnicodeEncodeError mid-report.
-    out = _escaping(sys.stdout)
-    err = _escaping(sys.stderr)
+    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
+                  points_cap, lang, jobs)  # fmt: skip
+    run = Run(req)  # a data error stops here, before any output
+    kind = output or render.default_kind()
+    out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    renderer = render.make(kind, out, err, color=color)
-    renderer.start(
-        render.Meta(
-            format_id=fmt.id,
-            format_name=fmt.name,
-            list_name=banlist.name if banlist else None,
-            list_effective=banlist.effective.isoformat() if banlist else None,
-            date=date.isoformat(),
-            strict=strict,
-        )
-    )
-    summary = Summary()
-    for report in run_batch(expand_inputs(inputs), job, jobs, checker=checker):
-        summary.add(report, strict)
-        renderer.deck(report)
-    renderer.finish(summary)
+    summary = render.stream(render.make(kind, out, err, color=color), run.meta(strict),
+                            run.reports(), strict)  # fmt: skip
     out.flush()
     return exit_code(summary, strict)

@@ -7,5 +7,6 @@ compiled cache is warm (``deckcheck.formats.catalog``).
 from __future__ import annotations
 
 from deckcheck.formats.catalog import ListStore, get_format, load_formats
+from deckcheck.formats.select import list_for
 
-__all__ = ["ListStore", "get_format", "load_formats"]
+__all__ = ["ListStore", "get_format", "list_for", "load_formats"]

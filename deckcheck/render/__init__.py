@@ -7,9 +7,12 @@ then ``finish(summary)``; nothing is kept per deck, so memory stays flat as a fo
 from __future__ import annotations
 
 import importlib
-from typing import IO
+import os
+from collections.abc import Iterable
+from typing import IO, Any
 
 from deckcheck.render.base import Meta, Renderer
+from deckcheck.report import DeckReport, Summary
 
 KINDS: dict[str, tuple[str, str]] = {
     "text": ("deckcheck.render.text", "TextRenderer"),
@@ -28,4 +31,33 @@ def make(kind: str, out: IO[str], err: IO[str], *, color: bool = False) -> Rende
     return renderer
 
 
-__all__ = ["KINDS", "Meta", "Renderer", "make"]
+def default_kind() -> str:
+    """text, or github inside GitHub Actions."""
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
+def escaping(stream: Any) -> Any:
+    """``stream`` set to escape what it cannot encode (click's get_text_stream is deprecated).
+
+    A file name that is not UTF-8 reaches Python as lone surrogates: they are printed escaped
+    (as Python's own stderr does) rather than fail with UnicodeEncodeError mid-report.
+    """
+    try:
+        stream.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError, OSError):
+        pass  # not a TextIOWrapper (or already in use): write to it as it is
+    return stream
+
+
+def stream(renderer: Renderer, meta: Meta, reports: Iterable[DeckReport], strict: bool) -> Summary:
+    """Feed ``reports`` to ``renderer`` as they come; the summary the exit code is taken from."""
+    renderer.start(meta)
+    summary = Summary()
+    for report in reports:
+        summary.add(report, strict)
+        renderer.deck(report)
+    renderer.finish(summary)
+    return summary
+
+
+__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream"]

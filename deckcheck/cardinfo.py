@@ -1,0 +1,91 @@
+"""What ``card search`` and ``card show`` report about cards, as plain records: the ranked
+matches of a query, and everything about one card (names per language, identity, scopes,
+list status)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deckcheck.errors import DataError
+
+LANG_ORDER = ["en", "ja", "ja_reading", "ko", "ko_reading", "zh-CN", "zh-TW",
+              "de", "fr", "it", "es", "pt"]  # fmt: skip
+
+
+def open_lookup() -> tuple[Any, Any]:
+    """The installed card database and its lookup index."""
+    from deckcheck.carddb import open_db
+    from deckcheck.lookup import Index
+
+    db = open_db()
+    return db, Index.for_db(db)
+
+
+def resolve_card(query: str, db: Any) -> tuple[int | None, Any]:
+    """The canonical passcode ``query`` names, or (None, the lookup result with candidates).
+
+    A passcode the database does not know is kept as it is: the lists may still name it.
+    """
+    text = query.strip()
+    if text.isdigit():
+        cid = int(text)
+        return (int(db.canonical(cid)) if cid in db else cid), None
+    from deckcheck.lookup import Index
+
+    res = Index.for_db(db).resolve(text)
+    if res.status == "found" and res.card_id is not None:
+        return int(db.canonical(res.card_id)), res
+    return None, res
+
+
+def match_json(m: Any) -> dict[str, Any]:
+    return {"id": m.card_id, "name": m.name, "matched": m.matched, "lang": m.lang,
+            "score": m.score, "how": m.how}  # fmt: skip
+
+
+def kind_of(db: Any, card_id: int) -> str:
+    c = db.get(card_id)
+    return c.kind if c is not None else "?"
+
+
+def search_rows(db: Any, matches: Any) -> list[dict[str, Any]]:
+    return [{**match_json(m), "kind": kind_of(db, m.card_id)} for m in matches]
+
+
+def card_info(db: Any, res: Any, ref: str, lang: str | None) -> tuple[Any, dict[str, Any]]:
+    """The card ``res`` (a found lookup of ``ref``) names, and everything shown about it."""
+    from deckcheck.listinfo import card_statuses
+
+    cid = res.card_id
+    ref = ref.strip()
+    if ref.isascii() and ref.isdigit() and db.get(int(ref)) is not None:
+        cid = int(ref)  # a passcode asked for is shown as itself (the index reports its card)
+    c = db.get(cid)
+    if c is None:  # pragma: no cover - the index is built from this database
+        raise DataError(f"card {cid} is in the lookup index but not in the database")
+    canonical = c.canonical
+    names = db.names(cid)
+    ordered = {lg: names[lg] for lg in LANG_ORDER if lg in names}
+    ordered.update({lg: v for lg, v in names.items() if lg not in ordered})
+    statuses, note = card_statuses(canonical, cid)
+    info: dict[str, Any] = {
+        "id": cid,
+        "name": db.name(cid, lang or "en"),
+        "canonical": canonical,
+        "alias_kind": c.alias_kind,
+        "alternates": db.alternates(canonical),
+        "kind": c.kind,
+        "subtypes": c.subtypes,
+        "scopes": c.scopes.names(),
+        "names": ordered,
+        "lists": statuses,
+        "matched": match_json(res.candidates[0]) if res.candidates else None,
+    }
+    if note:
+        info["lists_note"] = note
+    return c, info
+
+
+def not_found_json(res: Any) -> dict[str, Any]:
+    return {"query": res.query, "status": res.status,
+            "candidates": [match_json(m) for m in res.candidates]}  # fmt: skip

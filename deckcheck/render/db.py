@@ -1,0 +1,46 @@
+"""Text output of ``db import`` and ``db info``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def import_text(summary: Any) -> list[str]:
+    """What each imported file gave, then the database's totals."""
+    out = []
+    for f in summary.files:
+        if f.kind == "cards":
+            what = f"{f.rows} cards ({f.dialect})"
+        else:
+            what = f"{f.rows} names ({f.lang})"
+        out.append(f"{f.path}: {what}")
+    langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
+    out += [f"database: {summary.db_path}", f"cards: {summary.cards}", f"names: {langs}"]
+    return out
+
+
+def info_text(info: dict[str, Any]) -> str:
+    lines = [
+        f"database: {info['path']}" + ("  (built-in sample)" if info["sample"] else ""),
+        f"schema: {info['schema_version']}  built: {info['built_at']}  "
+        f"fingerprint: {info['fingerprint']}",
+        f"cards: {info['cards']}",
+        "by kind: " + ", ".join(f"{k} {n}" for k, n in info["by_kind"].items()),
+        "by scope: " + ", ".join(f"{k} {n}" for k, n in info["by_scope"].items()),
+        "names: " + ", ".join(f"{k} {v['names']}" for k, v in info["names"].items()),
+        "sources:",
+    ]
+    for s in info["sources"]:
+        extra = s["dialect"] if s["kind"] in ("cards", "sample") else s["lang"]
+        lines.append(
+            f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
+            f"sha256 {s['sha256']}, imported {s['imported_at']}"
+        )
+    if info.get("update"):
+        lines.append("installed by 'deckcheck update':")
+        for key, u in sorted(info["update"].items()):
+            lines.append(
+                f"  {key}: {u.get('location')}  sha256 {u.get('sha256')}, "
+                f"{u.get('size')} bytes, installed {u.get('installed_at', '?')}"
+            )
+    return "\n".join(lines)
