@@ -7,12 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from deckcheck import notes as dc_notes
 from deckcheck import paths
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist, Group
@@ -60,10 +60,7 @@ def list_key(db: Any, card: int) -> int:
     (Rush)" says nothing about the OCG card. Rules read the canonical id first, then the
     passcode, so the treated-as card still takes its alias's status.
     """
-    got = db.get(card)
-    if got is None or got.alias_kind != "artwork":
-        return card
-    return int(got.canonical)
+    return int(db.list_key(card))
 
 
 def canonicalize(b: Banlist, db: Any) -> Banlist:
@@ -259,7 +256,7 @@ def import_lflists(
         if diff:
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
-            print(f"deckcheck: note: {conflict.message()}", file=sys.stderr)
+            dc_notes.note(f"deckcheck: note: {conflict.message()}")
     from deckcheck.formats.store import seed_cache, write_atomic
 
     for (fam, eff), (b, notes) in sorted(chosen.items()):

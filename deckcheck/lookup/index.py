@@ -25,11 +25,7 @@ Ranking, best first (STYLE.md practice 3: fuzzy suggests, it decides only when c
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
-import sys
-import tempfile
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
@@ -37,6 +33,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
+from deckcheck import fsio, notes
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.lookup.records import Match, Resolution
 from deckcheck.model import UNOFFICIAL, Scope
@@ -74,6 +71,8 @@ class _CardSource(Protocol):
 
     def get(self, card_id: int) -> Any: ...
 
+    def name_key(self, card_id: int) -> int: ...
+
 
 def nicknames_path() -> Path:
     from deckcheck.paths import builtin_card_db_dir
@@ -108,7 +107,7 @@ def load_nicknames(path: Path | None = None) -> list[dict[str, Any]]:
 
 def _file_digest(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        return fsio.sha256_file(path)[:16]
     except OSError:
         return "none"
 
@@ -154,9 +153,9 @@ class Index:
     ) -> Index:
         """The index of ``db``: from memory, from the on-disk cache, or built (and cached)."""
         nick_path = nick_path or nicknames_path()
-        key = hashlib.sha256(
+        key = fsio.sha256_bytes(
             f"{db.fingerprint}|{_file_digest(nick_path)}|{FORMAT_VERSION}".encode()
-        ).hexdigest()[:24]
+        )[:24]
         got = cls._memo.get(key)
         if got is not None:
             return got
@@ -192,21 +191,12 @@ class Index:
     def _save(self, path: Path) -> None:
         # Atomic: write beside the target, then replace; stale indexes of older databases go.
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".lookup-", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    pickle.dump(self._d, f, protocol=pickle.HIGHEST_PROTOCOL)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            for old in path.parent.glob("lookup-*.pickle"):
-                if old != path:
-                    old.unlink(missing_ok=True)
+            data = pickle.dumps(self._d, protocol=pickle.HIGHEST_PROTOCOL)
+            fsio.write_atomic(path, data, mkdir=True, fsync=False)
+            fsio.remove_others(path, "lookup-*.pickle")
         except OSError as exc:
             # A read-only data home still works, only without the cache.
-            print(f"deckcheck: note: lookup index not cached ({exc})", file=sys.stderr)
+            notes.note(f"deckcheck: note: lookup index not cached ({exc})")
 
     @classmethod
     def build(cls, db: _CardSource, *, nick_path: Path | None = None, key: str = "") -> Index:
@@ -221,16 +211,7 @@ class Index:
             card = db.get(card_id)
             t = card_id
             if card is not None:
-                # Artwork alternates collapse to their main card; "treated as" cards keep
-                # their own identity here (a deck lists Harpie Lady 1, not Harpie Lady).
-                if card.alias_kind == "artwork":
-                    t = card.canonical
-                elif card.canonical != card_id:
-                    main = db.get(card.canonical)
-                    # A copy under another passcode with the very same name is the same card
-                    # to a player (e.g. Dark Magician 36996508 -> 46986414).
-                    if main is not None and main.name == card.name:
-                        t = card.canonical
+                t = db.name_key(card_id)  # the card lookup shows (carddb decides)
                 if _is_official(card):
                     official.add(t)
             target_of[card_id] = t
