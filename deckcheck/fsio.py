@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 __all__ = ["TooLarge", "read_bounded", "remove_others", "replacing", "sha256_bytes",
            "sha256_file", "write_atomic"]
@@ -27,6 +27,8 @@ def replacing(
     The temp file gets the permissions a plain ``open()`` would (``mkstemp`` alone makes
     0600). ``mkdir`` creates missing parent folders. Raises OSError.
     """
+    import tempfile  # writers only: the warm validate path never imports it
+
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if mkdir:
@@ -87,20 +89,37 @@ def remove_others(keep: Path, pattern: str) -> None:
 
 
 class TooLarge(ValueError):
-    """A file or stream holds more than the cap given to ``read_bounded``."""
+    """Raised by ``read_bounded``: the input holds more than ``limit`` bytes (``size`` is the
+    file's size when known from its metadata, else None)."""
+
+    def __init__(self, size: int | None, limit: int):
+        super().__init__(f"{size if size is not None else 'more than ' + str(limit)} bytes, "
+                         f"over the {limit} byte cap")
+        self.size = size
+        self.limit = limit
 
 
-def read_bounded(source: str | os.PathLike[str] | object, max_bytes: int) -> bytes:
-    """At most ``max_bytes`` bytes of a path or binary file object, reading ``max_bytes + 1``
-    so a larger input is told apart (raises TooLarge) without reading it whole."""
+def read_bounded(source: str | os.PathLike[str] | BinaryIO, max_bytes: int) -> bytes:
+    """The bytes of a path or binary stream, never more than ``max_bytes``: the one
+    size-capped read of readers and importers.
+
+    A path is stat'ed first (its size goes into TooLarge); either way at most
+    ``max_bytes + 1`` bytes are read, so a larger or growing input is told apart without
+    being read whole. Raises TooLarge, or OSError from opening/reading a path.
+    """
     if isinstance(source, (str, os.PathLike)):
+        size = os.stat(source).st_size
+        if size > max_bytes:
+            raise TooLarge(size, max_bytes)
         with open(source, "rb") as f:
             data = f.read(max_bytes + 1)
+            if len(data) > max_bytes:  # grew since the stat
+                raise TooLarge(max(os.fstat(f.fileno()).st_size, len(data)), max_bytes)
     else:
-        data = source.read(max_bytes + 1)  # type: ignore[attr-defined]
+        data = source.read(max_bytes + 1)
     if len(data) > max_bytes:
-        raise TooLarge(f"more than {max_bytes} bytes")
-    return bytes(data)
+        raise TooLarge(None, max_bytes)
+    return data
 
 
 def sha256_bytes(data: bytes) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-__all__ = ["Sink", "note", "set_sink", "stderr_sink"]
+__all__ = ["Sink", "note", "progress", "set_progress_sink", "set_sink", "stderr_sink"]
 
 Sink = Callable[[str], None]
 
@@ -34,6 +34,27 @@ def set_sink(sink: Sink | None) -> Sink | None:
     global _sink
     old, _sink = _sink, sink
     return old
+
+
+def _stderr_raw(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()
+
+
+_progress: Sink | None = _stderr_raw
+
+
+def set_progress_sink(sink: Sink | None) -> Sink | None:
+    """Route progress text (``\r``-overwritten status lines) to ``sink``; returns the old one."""
+    global _progress
+    old, _progress = _progress, sink
+    return old
+
+
+def progress(text: str) -> None:
+    """Hand progress text (as is, no newline added) to the progress sink, if any."""
+    if _progress is not None:
+        _progress(text)
 
 
 def note(text: str) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from deckcheck import notes, paths
 from deckcheck import sqlite as dc_sqlite
 from deckcheck.carddb import _common
-from deckcheck.dates import parse_date
+from deckcheck.dates import optional_date
 from deckcheck.errors import DataError
 from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format, Scope
 
@@ -110,8 +110,8 @@ class CardDB:
             card = Card(
                 id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
                 alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
-                defense=df, race=race, attribute=attr, ocg_date=parse_date(ocg),
-                tcg_date=parse_date(tcg),
+                defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
+                tcg_date=optional_date(tcg),
             )
             if self._legacy:
                 lkey, nkey = self._legacy_keys()[cid]

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from deckcheck import dates
 from deckcheck.errors import EXIT_OK
 
 _WORDS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
@@ -19,7 +20,7 @@ def _date(text: str | None, hint: str) -> dt.date | None:
     if text is None:
         return None
     try:
-        return dt.date.fromisoformat(text)
+        return dates.parse_date(text)
     except ValueError:
         raise click.BadParameter(f"{text!r} is not a date (YYYY-MM-DD)", param_hint=hint) from None
 

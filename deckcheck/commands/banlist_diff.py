@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from deckcheck import dates
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DataError, InputError
 
 if TYPE_CHECKING:
@@ -164,7 +165,7 @@ def diff(
 
 def _parse_date(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text)
+        return dates.parse_date(text)
     except ValueError:
         raise InputError(f"not a date (YYYY-MM-DD): {text!r}", where="--date") from None
 

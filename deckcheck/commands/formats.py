@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from deckcheck import dates
 from deckcheck.errors import EXIT_OK
 
 
@@ -36,7 +37,7 @@ def formats(output: str, date_text: str | None, format_files: tuple[str, ...]) -
     from deckcheck.formats.store import ListStore, load_formats
 
     try:
-        date = dt.date.fromisoformat(date_text) if date_text else dt.date.today()
+        date = dates.optional_date(date_text) or dt.date.today()
     except ValueError:
         raise click.BadParameter(
             f"{date_text!r} is not a date (YYYY-MM-DD)", param_hint="--date"

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from deckcheck import dates
 from deckcheck.errors import DataError, InputError
 from deckcheck.model import Banlist, Format
 from deckcheck.report import DeckReport, Summary, exit_code
@@ -182,7 +183,7 @@ def parse_date(value: str | None) -> dt.date:
     if value is None:
         return dt.date.today()
     try:
-        return dt.date.fromisoformat(value)
+        return dates.parse_date(value)
     except ValueError:
         raise click.BadParameter(
             f"{value!r} is not a date (YYYY-MM-DD)", param_hint="--date"

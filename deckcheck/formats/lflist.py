@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckcheck import fsio
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist, Group
 
@@ -113,10 +114,10 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
 def read_text(path: Path) -> str:
     """File text (UTF-8, BOM allowed), with clear errors for missing, huge or binary files."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"file is {size} bytes, more than {MAX_BYTES}", where=str(path))
-        data = path.read_bytes()
+        data = fsio.read_bounded(path, MAX_BYTES)
+    except fsio.TooLarge as exc:
+        msg = f"file is {exc.size} bytes, more than {MAX_BYTES}"
+        raise InputError(msg, where=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
     try:

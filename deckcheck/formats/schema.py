@@ -16,6 +16,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from deckcheck import dates, fsio
 from deckcheck.errors import DataError, InputError
 
 MAX_YAML_BYTES = 8 * 1024 * 1024
@@ -85,7 +86,7 @@ def _fast_list_doc(text: str) -> dict[str, Any] | None:
             elif m.group(3):
                 doc[m.group(3)] = m.group(4)
             elif m.group(5):
-                doc["effective"] = dt.date.fromisoformat(m.group(5))
+                doc["effective"] = dates.parse_date(m.group(5))
             elif m.group(6):
                 doc["date_exact"] = m.group(6) == "true"
             else:
@@ -137,10 +138,10 @@ def _too_deep(text: str) -> bool:
 def load_yaml(path: Path) -> Any:
     """A YAML document, safely: size cap, no aliases, bounded nesting, errors with the line."""
     try:
-        size = path.stat().st_size
-        if size > MAX_YAML_BYTES:
-            raise InputError(f"file is {size} bytes, more than {MAX_YAML_BYTES}", where=str(path))
-        data = path.read_bytes()
+        data = fsio.read_bounded(path, MAX_YAML_BYTES)
+    except fsio.TooLarge as exc:
+        msg = f"file is {exc.size} bytes, more than {MAX_YAML_BYTES}"
+        raise InputError(msg, where=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
     try:

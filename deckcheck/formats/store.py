@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from deckcheck import paths
+from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
 from deckcheck.model import Banlist, Format, Group, SizeRange
 
@@ -29,21 +29,10 @@ _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temp file in the same folder (never half a file)."""
-    import tempfile  # only writers need it; the warm read path does not
+    """Write ``text`` to ``path`` all or nothing, creating its folder (raises OSError)."""
+    from deckcheck import fsio
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    fsio.write_atomic(path, text, mkdir=True, fsync=False)
 
 
 def _stat_key(p: Path) -> list[Any] | None:
@@ -66,7 +55,7 @@ def banlist_from_dict(d: dict[str, Any]) -> Banlist:
     return Banlist(
         name=d["name"],
         family=d["family"],
-        effective=dt.date.fromisoformat(d["effective"]),
+        effective=dates.parse_date(d["effective"]),
         mode=d.get("mode", "blacklist"),
         limits={int(k): v for k, v in d.get("limits", {}).items()},
         names={int(k): v for k, v in d.get("names", {}).items()},
@@ -110,7 +99,7 @@ def _format_fields(d: dict[str, Any]) -> dict[str, Any]:
         elif k in ("pool", "extra_deck_types", "banned_types"):
             out[k] = frozenset(v or ())
         elif k == "release_cutoff":
-            out[k] = dt.date.fromisoformat(v) if v else None
+            out[k] = dates.optional_date(v)
         elif k in ("description", "source"):
             out[k] = v or ""
         elif k in ("id", "extends", "changes", "path"):
@@ -123,7 +112,7 @@ def _format_fields(d: dict[str, Any]) -> dict[str, Any]:
 def format_from_dict(d: dict[str, Any]) -> Format:
     """A merged format (``extends`` resolved; the cache's JSON shape) as a model.Format."""
     changes = tuple(
-        (dt.date.fromisoformat(c["since"]), _format_fields(c["set"])) for c in d.get("changes", ())
+        (dates.parse_date(c["since"]), _format_fields(c["set"])) for c in d.get("changes", ())
     )
     return Format(id=d["id"], changes=changes, **_format_fields(d))
 
@@ -143,9 +132,15 @@ def name_key(name: str) -> str:
 
 def _parse_date(text: str, what: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text)
+        return dates.parse_date(text)
     except ValueError:
         raise DataError(f"{what}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def _remove_others(keep: Path, pattern: str) -> None:
+    from deckcheck import fsio
+
+    fsio.remove_others(keep, pattern)
 
 
 def blob_name(path: Path) -> str | None:
@@ -487,6 +482,7 @@ def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
         merged = {"key": key, "formats": schema.merge_formats(raw)}
         try:
             write_atomic(cache, json.dumps(merged, ensure_ascii=False))
+            _remove_others(cache, "formats-*.json")  # compiled from format files since changed
         except OSError:
             pass  # a read-only home still validates; it just compiles every time
     return {fid: format_from_dict(d) for fid, d in sorted(merged["formats"].items())}
