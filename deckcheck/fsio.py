@@ -111,7 +111,7 @@ def read_bounded(source: str | os.PathLike[str] | BinaryIO, max_bytes: int) -> b
         size = os.stat(source).st_size
         if size > max_bytes:
             raise TooLarge(size, max_bytes)
-        with open(source, "rb") as f:
+        with Path(source).open("rb") as f:
             data = f.read(max_bytes + 1)
             if len(data) > max_bytes:  # grew since the stat
                 raise TooLarge(max(os.fstat(f.fileno()).st_size, len(data)), max_bytes)
@@ -129,7 +129,7 @@ def sha256_bytes(data: bytes) -> str:
 def sha256_file(path: str | os.PathLike[str]) -> str:
     """Hex sha256 of a file, read in 1 MiB chunks."""
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with Path(path).open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
