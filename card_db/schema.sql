@@ -1,10 +1,13 @@
 -- deckcheck's own card database schema (not the cdb layout): one row per passcode,
 -- names per language, and where every row came from. Indexes are created after a bulk
 -- import (see deckcheck/carddb/importer.py), so they live in the second block below.
+-- The identity keys are computed once per import (deckcheck/carddb/_common.py store_keys).
 
 CREATE TABLE IF NOT EXISTS cards (
     id          INTEGER PRIMARY KEY,   -- passcode
-    canonical   INTEGER NOT NULL,      -- id whose copies and list status this card shares
+    canonical   INTEGER NOT NULL,      -- copy key: id whose copies and list status this card shares
+    list_key    INTEGER NOT NULL DEFAULT 0,  -- id a list entry names (artworks merged, "treated as" kept)
+    name_key    INTEGER NOT NULL DEFAULT 0,  -- id lookup shows (list key, or canonical when same name)
     alias       INTEGER NOT NULL DEFAULT 0,
     alias_kind  TEXT NOT NULL DEFAULT 'none' CHECK (alias_kind IN ('none', 'artwork', 'treated_as')),
     type_bits   INTEGER NOT NULL,      -- EDOPro/YGOPro type bits, as read
@@ -25,7 +28,6 @@ CREATE TABLE IF NOT EXISTS names (
     card_id  INTEGER NOT NULL,
     lang     TEXT NOT NULL,            -- en, ja, ko, zh-CN, zh-TW, de, fr, it, es, pt
     name     TEXT NOT NULL,
-    norm     TEXT NOT NULL,            -- NFKC + casefold + collapsed spaces
     kind     TEXT NOT NULL DEFAULT 'name' CHECK (kind IN ('name', 'reading')),
     PRIMARY KEY (card_id, lang, kind, name)
 ) WITHOUT ROWID;
@@ -49,4 +51,3 @@ CREATE TABLE IF NOT EXISTS meta (
 
 -- indexes
 CREATE INDEX IF NOT EXISTS cards_canonical ON cards (canonical);
-CREATE INDEX IF NOT EXISTS names_norm ON names (norm);

@@ -76,7 +76,7 @@ def _init_worker(job: Job) -> None:
     import deckcheck.carddb
 
     # The parent has already said once that the built-in sample is in use.
-    deckcheck.carddb._sample_noted = True
+    deckcheck.carddb.mark_sample_noted()
     _WORKER = Checker(job)
 
 

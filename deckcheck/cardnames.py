@@ -21,10 +21,7 @@ def list_key(db: Any, card: int) -> int:
     (Rush)" says nothing about the OCG card. Rules read the canonical id first, then the
     passcode, so the treated-as card still takes its alias's status.
     """
-    got = db.get(card)
-    if got is None or got.alias_kind != "artwork":
-        return card
-    return int(got.canonical)
+    return int(db.list_key(card))
 
 
 class DbCardResolver:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from deckcheck import __version__
+from deckcheck import __version__, notes
 from deckcheck.errors import EXIT_ERROR, DeckcheckError
 
 # name -> (module, attribute, one-line help shown by `deckcheck --help`)
@@ -103,6 +103,7 @@ Exit codes: 0 every deck legal, 1 a deck is illegal, 2 usage or data error.""",
 @click.version_option(__version__, prog_name="deckcheck")
 def cli() -> None:
     """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
+    notes.set_sink(lambda text: click.echo(text, err=True))  # library notes, rendered here
 
 
 _LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029)}

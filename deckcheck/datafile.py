@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from deckcheck import fsio
 from deckcheck.errors import InputError
 
 MAX_YAML_BYTES = 8 * 1024 * 1024
@@ -30,10 +31,10 @@ _BRACKET = re.compile(r"[\[\]{}]")
 def read_text(path: Path, max_bytes: int) -> str:
     """File text (UTF-8, BOM allowed), with clear errors for missing, huge or binary files."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise InputError(f"file is {size} bytes, more than {max_bytes}", where=str(path))
-        data = path.read_bytes()
+        data = fsio.read_bounded(path, max_bytes)
+    except fsio.TooLarge as exc:
+        msg = f"file is {exc.size} bytes, more than {max_bytes}"
+        raise InputError(msg, where=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
     try:

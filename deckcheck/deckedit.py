@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckcheck.carddb import goes_to_extra
 from deckcheck.errors import DeckcheckError
 from deckcheck.model import (
     SECTIONS,
-    SUBTYPE_BITS,
-    TYPE_MONSTER,
     Banlist,
     Card,
     Deck,
@@ -105,18 +104,7 @@ def resolve_card(query: str, db: Any, index: Any, lang: str | None = None) -> in
 def art_root(card_id: int, db: Any) -> int:
     """The card a passcode is an artwork of (itself for "always treated as" cards: those are
     other cards that only count together)."""
-    card = db.get(card_id)
-    if card is not None and card.alias_kind == "artwork":
-        return int(card.canonical)
-    return card_id
-
-
-def goes_to_extra(card: Card, fmt: Format) -> bool:
-    """True when the format puts this card in the Extra Deck (its ``extra_deck_types``)."""
-    bits = 0
-    for t in fmt.extra_deck_types:
-        bits |= SUBTYPE_BITS.get(t, 0)
-    return bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
+    return int(db.list_key(card_id))
 
 
 def home_section(card: Card, fmt: Format) -> Section:

@@ -53,8 +53,23 @@ def formats_dir() -> Path:
 
 
 def cache_dir() -> Path:
-    """Derived, rebuildable files (compiled lists, lookup index)."""
-    return data_home() / "cache"
+    """Derived, rebuildable files (compiled lists and formats, lookup index, the built sample,
+    downloads and update state).
+
+    ``$DECKCHECK_CACHE`` overrides; with ``$DECKCHECK_HOME`` set the cache stays inside that
+    home (``$DECKCHECK_HOME/cache``, so a test's or a CI job's home is self-contained);
+    otherwise the platform's user cache folder (platformdirs ``user_cache_dir``), not the
+    data folder: deleting it loses nothing.
+    """
+    env = os.environ.get("DECKCHECK_CACHE")
+    if env:
+        return Path(env).expanduser()
+    home = os.environ.get("DECKCHECK_HOME")
+    if home:
+        return Path(home).expanduser() / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("deckcheck", appauthor=False))
 
 
 def lock_path() -> Path:

@@ -35,6 +35,7 @@ def isolated_home(
     """Every test gets its own empty data directory: tests never touch the user's files."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("DECKCHECK_HOME", str(home))
+    monkeypatch.delenv("DECKCHECK_CACHE", raising=False)  # the cache stays in the home
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     return home
 

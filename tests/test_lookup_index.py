@@ -62,6 +62,16 @@ class FakeDB:
         en = CARDS[canon][3]["en"]
         return Card(card_id, en if kind == "artwork" else names["en"], canon, kind, 0x2, scopes)  # type: ignore[arg-type]
 
+    def name_key(self, card_id: int) -> int:
+        """The rule ``carddb._common.compute_keys`` stores, over this fake's cards."""
+        card, main = self.get(card_id), None
+        if card is None or card.canonical == card_id:
+            return card_id
+        main = self.get(card.canonical)
+        if card.alias_kind == "artwork" or (main is not None and main.name == card.name):
+            return card.canonical
+        return card_id
+
 
 @pytest.fixture
 def ix() -> Index:

@@ -74,10 +74,10 @@ def integrity(home: Path) -> None:
     conn = sqlite3.connect(f"file:{home / 'cards.sqlite3'}?mode=ro", uri=True)
     try:
         problems = [r[0] for r in conn.execute("PRAGMA integrity_check")]
-        # SQLite 3.40 reports "NULL value in names.norm" for any WITHOUT ROWID table whose
+        # SQLite 3.40 reports "NULL value in names.<column>" for any WITHOUT ROWID table whose
         # primary key columns are declared out of order (a one-row table in memory does it).
         assert [p for p in problems if p != "ok" and not p.startswith("NULL value in names.")] == []
-        assert conn.execute("SELECT count(*) FROM names WHERE norm IS NULL").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM names WHERE name IS NULL").fetchone() == (0,)
     finally:
         conn.close()
 

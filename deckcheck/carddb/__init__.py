@@ -1,29 +1,33 @@
-"""Read access to the card database: cards by passcode, canonical identity, names per language.
+"""Read access to the card database: cards by passcode, card identity, names per language.
 
 ``open_db()`` opens the installed database read-only, or the built-in sample when none is
-installed. Canonical identity (alternate artwork, "always treated as") is decided at import
-time and only read here.
+installed. Card identity is decided at import time (``_common.compute_keys``) and only read
+here, as three keys: the copy key (``copy_key``/``canonical``: what counts toward 3 copies and
+list limits), the list key (``list_key``: what a list entry names) and the name key
+(``name_key``: what lookup shows). ``goes_to_extra`` says where a card is played.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import sqlite3
-import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from deckcheck import paths
+from deckcheck import notes, paths
+from deckcheck import sqlite as dc_sqlite
+from deckcheck.carddb import _common
+from deckcheck.dates import optional_date
 from deckcheck.errors import DataError
-from deckcheck.model import Card, Scope
+from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format, Scope
 
-__all__ = ["CardDB", "open_db"]
+__all__ = [
+    "CardDB", "extra_deck_bits", "goes_to_extra", "mark_sample_noted", "open_db",
+]
 
 _CARD_SQL = (
     "SELECT c.id, c.canonical, c.alias_kind, c.type_bits, c.scopes, c.level, c.atk, c.def, "
-    "c.race, c.attribute, c.ocg_date, c.tcg_date, "
+    "c.race, c.attribute, c.ocg_date, c.tcg_date, {keys}, "
     "(SELECT n.name FROM names n WHERE n.card_id = c.id AND n.lang = 'en' AND n.kind = 'name' "
     " LIMIT 1), "
     "(SELECT n.name FROM names n WHERE n.card_id = c.canonical AND n.lang = 'en' "
@@ -34,8 +38,31 @@ _CARD_SQL = (
 _sample_noted = False
 
 
-def _date(text: str | None) -> dt.date | None:
-    return dt.date.fromisoformat(text) if text else None
+def mark_sample_noted(noted: bool = True) -> None:
+    """Say (or forget) that the "built-in sample in use" note was given in this process.
+
+    A worker process whose parent already gave the note marks it so as not to repeat it.
+    """
+    global _sample_noted
+    _sample_noted = noted
+
+
+def extra_deck_bits(extra_deck_types: Iterable[str]) -> int:
+    """The type bits of a format's ``extra_deck_types`` (compute once per format and date)."""
+    bits = 0
+    for t in extra_deck_types:
+        bits |= SUBTYPE_BITS.get(t, 0)
+    return bits
+
+
+def goes_to_extra(card: Card, extra: Format | int) -> bool:
+    """True when a monster of ``card``'s types is played from the Extra Deck.
+
+    ``extra`` is the format as in force on the date (its ``extra_deck_types``), or the bits
+    ``extra_deck_bits`` made of them.
+    """
+    bits = extra if isinstance(extra, int) else extra_deck_bits(extra.extra_deck_types)
+    return bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
 
 
 class CardDB:
@@ -46,15 +73,22 @@ class CardDB:
         self.path = path
         self.is_sample = is_sample
         self._cards: dict[int, Card | None] = {}
+        self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
         except sqlite3.DatabaseError as exc:
             raise DataError(
                 f"not a deckcheck card database ({exc}); rebuild it with 'deckcheck db import'",
                 where=str(path),
             ) from None
         self.meta: dict[str, str] = meta
+        # A schema-1 database (keys not stored yet) gets them computed once, the same way.
+        self._legacy = "list_key" not in columns
+        self._card_sql = _CARD_SQL.format(
+            keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key"
+        )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
             st = path.stat()
@@ -68,27 +102,56 @@ class CardDB:
             return self._cards[card_id]
         except KeyError:
             pass
-        row = self._query(_CARD_SQL, (card_id,)).fetchone()
+        row = self._query(self._card_sql, (card_id,)).fetchone()
         card = None
         if row is not None:
-            (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, en,
-             canon_en) = row
-            name = en if akind != "artwork" or not canon_en else canon_en
+            (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, lkey, nkey,
+             en, canon_en) = row
             card = Card(
-                id=cid, name=name or canon_en or str(cid), canonical=canon, alias_kind=akind,
-                type_bits=typ, scopes=Scope(scopes), level=level, atk=atk, defense=df,
-                race=race, attribute=attr, ocg_date=_date(ocg), tcg_date=_date(tcg),
+                id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
+                alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
+                defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
+                tcg_date=optional_date(tcg),
             )
+            if self._legacy:
+                lkey, nkey = self._legacy_keys()[cid]
+            self._keys[cid] = (lkey, nkey)
         self._cards[card_id] = card
         return card
+
+    def _legacy_keys(self) -> dict[int, tuple[int, int]]:
+        got: dict[int, tuple[int, int]] | None = getattr(self, "_all_keys", None)
+        if got is None:
+            try:
+                got = self._all_keys = _common.compute_keys(self._conn)
+            except sqlite3.DatabaseError as exc:
+                raise DataError(f"card database unreadable: {exc}", where=str(self.path)) from None
+        return got
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None
 
     def canonical(self, card_id: int) -> int:
-        """The id whose copies and list status this card shares (itself when unknown)."""
+        """The copy key: the id whose copies and list status this card shares (itself when
+        unknown). Artwork alternates and "always treated as" cards share their main card's."""
         card = self.get(card_id)
         return card.canonical if card is not None else card_id
+
+    copy_key = canonical
+
+    def list_key(self, card_id: int) -> int:
+        """The id a list entry names: artwork alternates merged into their main card,
+        "treated as" cards kept apart (itself when unknown)."""
+        if self.get(card_id) is None:
+            return card_id
+        return self._keys[card_id][0]
+
+    def name_key(self, card_id: int) -> int:
+        """The id lookup shows for this passcode: artworks collapse to their main card, a
+        "treated as" card only when it has its main card's very name (itself when unknown)."""
+        if self.get(card_id) is None:
+            return card_id
+        return self._keys[card_id][1]
 
     def alternates(self, canonical: int) -> list[int]:
         """Alternate-artwork passcodes of a card (not the card itself), ascending."""
@@ -180,9 +243,7 @@ class CardDB:
         ):
             key = lang if kind == "name" else f"{lang}_reading"
             names[key] = {"names": rows, "cards": cards}
-        from deckcheck.carddb._common import LANGS
-
-        order = {lg: i for i, lg in enumerate(LANGS)}
+        order = {lg: i for i, lg in enumerate(_common.LANGS)}
         names = dict(sorted(names.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
         sources = [
             {"path": p, "sha256": s, "size": z, "imported_at": t, "dialect": d, "lang": lg,
@@ -220,9 +281,7 @@ class CardDB:
 
 def connect_ro(path: Path) -> sqlite3.Connection:
     """A read-only connection (validation never writes the database)."""
-    return sqlite3.connect(
-        f"file:{quote(str(path.absolute()))}?mode=ro", uri=True, check_same_thread=False
-    )
+    return dc_sqlite.connect_ro(path, check_same_thread=False)
 
 
 def open_db(path: Path | str | None = None) -> CardDB:
@@ -247,9 +306,7 @@ def open_db(path: Path | str | None = None) -> CardDB:
 
 
 def _open_file(p: Path) -> CardDB:
-    with p.open("rb") as f:
-        head = f.read(16)
-    if head != b"SQLite format 3\x00":
+    if not dc_sqlite.is_sqlite(p):
         raise DataError(
             "not a deckcheck card database (not SQLite); rebuild it with 'deckcheck db import'",
             where=str(p),
@@ -266,8 +323,7 @@ def _note_sample(n: int) -> None:
     if _sample_noted:
         return
     _sample_noted = True
-    print(
+    notes.note(
         f"deckcheck: note: no card database installed; using the built-in sample of {n} cards "
-        "(install the full data with 'deckcheck db import' or 'deckcheck update')",
-        file=sys.stderr,
+        "(install the full data with 'deckcheck db import' or 'deckcheck update')"
     )

@@ -1,20 +1,19 @@
 """Pieces shared by the card-database importer, the sample builder and the query API.
 
-Schema loading, language codes, name normalization and the dialect rules (scope bits,
-alternate-artwork distance) live here so that every writer derives cards the same way.
+Schema loading, language codes, the dialect rules (scope bits, alternate-artwork distance)
+and card identity (the copy, list and name keys) live here so that every writer derives
+cards the same way.
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
-import unicodedata
 from collections.abc import Iterable, Mapping
 
 from deckcheck import paths
 from deckcheck.model import Scope, kind_of
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: cards.list_key/name_key stored, names.norm dropped
 
 #: Languages deckcheck stores, in display order.
 LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh-CN", "zh-TW", "de", "fr", "it", "es", "pt")
@@ -43,8 +42,6 @@ for _s in Scope:
     _KNOWN_SCOPES |= int(_s)
 EDOPRO_SCOPE_MASK = _KNOWN_SCOPES & ~int(Scope.SIMPLIFIED_CHINESE)
 
-_SPACES = re.compile(r"\s+")
-
 
 def lang_code(text: str) -> str | None:
     """deckcheck's short language code for a locale name (``ja-JP`` -> ``ja``), or None."""
@@ -67,11 +64,6 @@ def lang_code(text: str) -> str | None:
     if primary in LANGS:
         return primary
     return _LANG_ALIASES.get(primary)
-
-
-def normalize(text: str) -> str:
-    """NFKC + casefold + collapsed spaces: the ``names.norm`` column."""
-    return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
 def scopes_from_ot(ot: int, dialect: str) -> int:
@@ -122,6 +114,79 @@ def canonical_ids(aliases: Mapping[int, int]) -> dict[int, int]:
         for c in chain:
             out[c] = end
     return out
+
+
+# --------------------------------------------------------------------------- identity
+
+# The English name a Card carries (CardDB.get): an artwork shows its main card's name.
+# LIMIT 1 over the WITHOUT ROWID primary key picks the same name every time.
+_EN = (
+    "(SELECT n.name FROM names n WHERE n.card_id = {} AND n.lang = 'en' AND n.kind = 'name' "
+    "LIMIT 1)"
+)
+_KEY_SQL = (
+    f"SELECT c.id, c.canonical, c.alias_kind, {_EN.format('c.id')}, {_EN.format('c.canonical')} "
+    "FROM cards c"
+)
+
+
+def list_key(card_id: int, canonical: int, alias_kind: str) -> int:
+    """What a list entry names: an alternate artwork's card, else the passcode itself.
+
+    Only artworks are merged. A card "treated as" another (a Rush reprint of an OCG card, a
+    GOAT or pre-errata entry) keeps its own passcode, because EDOPro looks a list up by the
+    passcode and then by its alias, never the other way: the GOAT list naming "Terraforming
+    (GOAT)" does not admit the modern Terraforming. Rules read the copy key first, then the
+    passcode, so the treated-as card still takes its alias's status.
+    """
+    return canonical if alias_kind == "artwork" else card_id
+
+
+def display_name(card_id: int, alias_kind: str, en: str | None, canonical_en: str | None) -> str:
+    """A card's English name as ``Card.name`` shows it (artworks show their main card's)."""
+    name = en if alias_kind != "artwork" or not canonical_en else canonical_en
+    return name or canonical_en or str(card_id)
+
+
+def compute_keys(conn: sqlite3.Connection) -> dict[int, tuple[int, int]]:
+    """(list key, name key) of every card, from its canonical id, alias kind and names.
+
+    The name key (what lookup shows): artworks collapse to their main card; a "treated as"
+    card keeps its own identity (a deck lists Harpie Lady 1, not Harpie Lady) unless it has
+    the very same name as its main card, which is then the same card to a player (Dark
+    Magician 36996508 -> 46986414).
+    """
+    rows = conn.execute(_KEY_SQL).fetchall()
+    shown = {cid: display_name(cid, akind, en, cen) for cid, _c, akind, en, cen in rows}
+    out: dict[int, tuple[int, int]] = {}
+    for cid, canon, akind, _en, _cen in rows:
+        if akind == "artwork":
+            nkey = canon
+        elif canon != cid and canon in shown and shown[canon] == shown[cid]:
+            nkey = canon
+        else:
+            nkey = cid
+        out[cid] = (list_key(cid, canon, akind), nkey)
+    return out
+
+
+def store_keys(conn: sqlite3.Connection) -> None:
+    """Write the list and name keys of every card (after canonical ids are final)."""
+    conn.executemany(
+        "UPDATE cards SET list_key = ?, name_key = ? WHERE id = ?",
+        [(lk, nk, cid) for cid, (lk, nk) in compute_keys(conn).items()],
+    )
+
+
+def migrate(conn: sqlite3.Connection, version: int) -> bool:
+    """Bring an older database up to SCHEMA_VERSION in place; False when it cannot be."""
+    if version == 1:
+        conn.execute("ALTER TABLE cards ADD COLUMN list_key INTEGER NOT NULL DEFAULT 0")
+        conn.execute("ALTER TABLE cards ADD COLUMN name_key INTEGER NOT NULL DEFAULT 0")
+        conn.execute("DROP INDEX IF EXISTS names_norm")
+        conn.execute("ALTER TABLE names DROP COLUMN norm")
+        return True
+    return version == SCHEMA_VERSION
 
 
 def schema_sql() -> tuple[str, str]:

@@ -9,23 +9,23 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import fcntl
-import hashlib
 import os
 import re
 import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
+from deckcheck import fsio, notes
 from deckcheck import paths as dc_paths
 from deckcheck.carddb import _common as common
 from deckcheck.errors import DataError, InputError
+from deckcheck.fsio import sha256_file
+from deckcheck.sqlite import connect_ro, is_sqlite
 
 _DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
 _TEXTS_COLUMNS = {"id", "name"}
@@ -33,6 +33,7 @@ _LOCALE_DIR = re.compile(r"(?:^|/)locales/([^/]+)/[^/]+$")
 # 9-digit passcode ranges only EDOPro uses (Rush 160…, skills 300…, unofficial 5…); YGOPro
 # has prerelease ids 100…/101… too, so those do not decide.
 _EDOPRO_ONLY_ID = 110_000_000
+_INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +98,8 @@ def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            print(
-                f"deckcheck: note: another import or update holds {lock_file}; waiting for it",
-                file=sys.stderr,
+            notes.note(
+                f"deckcheck: note: another import or update holds {lock_file}; waiting for it"
             )
             fcntl.flock(fd, fcntl.LOCK_EX)
         _HELD[key] = 1
@@ -115,18 +115,6 @@ def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
 # --------------------------------------------------------------------------- inspection
 
 
-def _ro_uri(path: Path) -> str:
-    return f"file:{quote(str(path.absolute()))}?mode=ro"
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -135,9 +123,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
     where = str(path)
     if not path.is_file():
         raise InputError("file not found" if not path.exists() else "not a file", where=where)
-    with path.open("rb") as f:
-        head = f.read(16)
-    if head != b"SQLite format 3\x00":
+    if not is_sqlite(path):
         raise InputError("not an SQLite database (expected a cards.cdb file)", where=where)
     m = _LOCALE_DIR.search(path.absolute().as_posix())
     file_lang: str | None = None
@@ -154,7 +140,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
                 where=where,
             )
     try:
-        conn = sqlite3.connect(_ro_uri(path), uri=True)
+        conn = connect_ro(path)
     except sqlite3.Error as exc:
         raise InputError(f"cannot open: {exc}", where=where) from None
     try:
@@ -239,7 +225,7 @@ def _check_existing(conn: sqlite3.Connection, db_path: Path) -> None:
             f"the installed database cannot be extended ({exc}); move it away and import again",
             where=str(db_path),
         ) from None
-    if row is None or int(row[0]) != common.SCHEMA_VERSION:
+    if row is None or not common.migrate(conn, int(row[0])):
         raise DataError(
             f"the installed database has schema {row[0] if row else 'unknown'}, "
             f"this deckcheck writes {common.SCHEMA_VERSION}; move it away and import again",
@@ -262,7 +248,7 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
 
 def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
     try:
-        src = sqlite3.connect(_ro_uri(path), uri=True)
+        src = connect_ro(path)
         try:
             return src.execute(sql).fetchall()
         finally:
@@ -292,7 +278,7 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
             dialect, sid,
         ))
         if name and name.strip():
-            name_rows.append((cid, "en", name, common.normalize(name), "name"))
+            name_rows.append((cid, "en", name, "name"))
     # Later files win: a card's row and its English name are replaced as a whole.
     conn.executemany(
         "INSERT OR REPLACE INTO cards (id, canonical, alias, alias_kind, type_bits, kind, scopes, "
@@ -304,7 +290,7 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
         "DELETE FROM names WHERE card_id = ? AND lang = 'en' AND kind = 'name'",
         [(r[0],) for r in name_rows],
     )
-    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", name_rows)
+    conn.executemany(_INSERT_NAME, name_rows)
     return len(card_rows)
 
 
@@ -312,7 +298,7 @@ def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = _read(plan.path, "SELECT id, name FROM texts")
     name_rows = [
-        (int(cid), lang, name, common.normalize(name), "name")
+        (int(cid), lang, name, "name")
         for cid, name in rows
         if name and name.strip()
     ]
@@ -321,7 +307,7 @@ def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
         "DELETE FROM names WHERE card_id = ? AND lang = ? AND kind = 'name'",
         [(r[0], lang) for r in name_rows],
     )
-    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", name_rows)
+    conn.executemany(_INSERT_NAME, name_rows)
     return len(name_rows)
 
 
@@ -331,6 +317,7 @@ def _finish(conn: sqlite3.Connection, now: str) -> str:
     stored = dict(conn.execute("SELECT id, canonical FROM cards").fetchall())
     changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
     conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
+    common.store_keys(conn)
     parts = [
         f"{k}:{lang or ''}:{d or ''}:{sha}"
         for k, lang, d, sha in conn.execute(
@@ -369,13 +356,13 @@ def import_files(
     plans = [_inspect(p, lang) for p in files]
     _choose_dialects(plans, dialect)
     for p in plans:
-        p.sha256 = _sha256(p.path)
+        p.sha256 = sha256_file(p.path)
         p.size = p.path.stat().st_size
     db_path.parent.mkdir(parents=True, exist_ok=True)
     lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
     with lock_cm:
         results = _build(db_path, plans, progress)
-    conn = sqlite3.connect(_ro_uri(db_path), uri=True)
+    conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
         by_lang = dict(
@@ -400,50 +387,46 @@ def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult
     for stale in db_path.parent.glob(".cards-*.sqlite3.tmp"):
         with contextlib.suppress(OSError):
             stale.unlink()
-    fd, tmp_name = tempfile.mkstemp(prefix=".cards-", suffix=".sqlite3.tmp", dir=db_path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    os.chmod(tmp, 0o644)  # mkstemp makes 0600; the database is not a secret
     results: list[FileResult] = []
     conn: sqlite3.Connection | None = None
     try:
-        if db_path.exists():
-            shutil.copyfile(db_path, tmp)
-        conn = sqlite3.connect(_ro_uri(tmp).replace('?mode=ro', ''), uri=True, isolation_level=None)
-        conn.execute("PRAGMA journal_mode = OFF")
-        conn.execute("PRAGMA synchronous = OFF")
-        if db_path.exists():
-            _check_existing(conn, db_path)
-        common.create_tables(conn)
-        now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
-        conn.execute("BEGIN")
-        show = progress and sys.stderr.isatty()
-        if show:
-            import click
+        with fsio.replacing(db_path, prefix=".cards-", suffix=".sqlite3.tmp") as tmp:
+            if db_path.exists():
+                shutil.copyfile(db_path, tmp)
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            conn.execute("PRAGMA journal_mode = OFF")
+            conn.execute("PRAGMA synchronous = OFF")
+            if db_path.exists():
+                _check_existing(conn, db_path)
+            common.create_tables(conn)
+            now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
+            conn.execute("BEGIN")
+            show = progress and sys.stderr.isatty()
+            if show:
+                import click
 
-            bar_cm: contextlib.AbstractContextManager[Iterator[_Plan]] = click.progressbar(
-                plans, label="importing", file=sys.stderr,
-                item_show_func=lambda p: p.path.name if p else None,
-            )
-        else:
-            bar_cm = contextlib.nullcontext(iter(plans))
-        with bar_cm as items:
-            for plan in items:
-                if plan.kind == "cards":
-                    n = _add_cards(conn, plan, now)
-                else:
-                    n = _add_names(conn, plan, now)
-                results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
-        _finish(conn, now)
-        conn.execute("COMMIT")
-        conn.close()
-        conn = None
-        os.replace(tmp, db_path)
+                bar_cm: contextlib.AbstractContextManager[Iterator[_Plan]] = click.progressbar(
+                    plans, label="importing", file=sys.stderr,
+                    item_show_func=lambda p: p.path.name if p else None,
+                )
+            else:
+                bar_cm = contextlib.nullcontext(iter(plans))
+            with bar_cm as items:
+                for plan in items:
+                    if plan.kind == "cards":
+                        n = _add_cards(conn, plan, now)
+                    else:
+                        n = _add_names(conn, plan, now)
+                    results.append(
+                        FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect)
+                    )
+            _finish(conn, now)
+            conn.execute("COMMIT")
+            conn.close()
+            conn = None
     except sqlite3.DatabaseError as exc:
         raise DataError(f"import failed: {exc}", where=str(db_path)) from None
     finally:
         if conn is not None:
             conn.close()
-        if tmp.exists():
-            tmp.unlink()
     return results

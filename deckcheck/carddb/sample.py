@@ -7,16 +7,13 @@ where the cache cannot be written, the database is built in memory instead.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import os
 import sqlite3
-import tempfile
 from pathlib import Path
-from typing import Any
 
-from deckcheck import paths
+from deckcheck import fsio, paths
 from deckcheck.carddb import CardDB, connect_ro
 from deckcheck.carddb import _common as common
+from deckcheck.dates import to_iso
 from deckcheck.errors import DataError
 from deckcheck.model import Scope
 
@@ -32,44 +29,28 @@ def open_sample() -> CardDB:
         raw = src.read_bytes()
     except OSError as exc:
         raise DataError(f"built-in sample card set unreadable: {exc}", where=str(src)) from None
-    digest = hashlib.sha256(raw).hexdigest()
-    cached = paths.cache_dir() / f"sample-{digest[:16]}.sqlite3"
+    digest = fsio.sha256_bytes(raw)
+    # The schema version is in the name: a cache built by an older deckcheck is not reused.
+    cached = paths.cache_dir() / f"sample-{digest[:16]}-v{common.SCHEMA_VERSION}.sqlite3"
     if cached.is_file():
         try:
             return CardDB(connect_ro(cached), cached, is_sample=True)
         except DataError:
             pass  # a damaged cache file is rebuilt below
     try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".sample-", suffix=".tmp", dir=cached.parent)
-        os.close(fd)
+        with fsio.replacing(cached, mkdir=True, prefix=".sample-") as tmp:
+            conn = sqlite3.connect(tmp)
+            try:
+                build(conn, raw, digest, src)
+            finally:
+                conn.close()
     except OSError:
+        # A read-only cache folder: build the sample in memory (every run, but it works).
         conn = sqlite3.connect(":memory:", check_same_thread=False)
         build(conn, raw, digest, src)
         return CardDB(conn, src, is_sample=True)
-    try:
-        conn = sqlite3.connect(tmp)
-        try:
-            build(conn, raw, digest, src)
-        finally:
-            conn.close()
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, cached)
-        for old in cached.parent.glob("sample-*.sqlite3"):  # caches of earlier sample files
-            if old != cached:
-                old.unlink(missing_ok=True)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    fsio.remove_others(cached, "sample-*.sqlite3")  # caches of earlier sample files
     return CardDB(connect_ro(cached), cached, is_sample=True)
-
-
-def _date(v: Any) -> str | None:
-    if v is None or v == "":
-        return None
-    if isinstance(v, dt.date):
-        return v.isoformat()
-    return dt.date.fromisoformat(str(v)).isoformat()
 
 
 def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
@@ -91,16 +72,16 @@ def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
                 cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
                 common.card_kind(typ), int(Scope.from_names(c.get("scopes", []))),
                 int(c.get("level", 0)), int(c.get("atk", 0)), int(c.get("def", 0)),
-                int(c.get("race", 0)), int(c.get("attribute", 0)), _date(c.get("ocg_date")),
-                _date(c.get("tcg_date")), dialect, 1,
+                int(c.get("race", 0)), int(c.get("attribute", 0)), to_iso(c.get("ocg_date")),
+                to_iso(c.get("tcg_date")), dialect, 1,
             ))
             per_lang = {"en": c["name"], **(c.get("names") or {})}
             for lang, value in per_lang.items():
                 for n in [value] if isinstance(value, str) else value:
-                    names.append((cid, lang, n, common.normalize(n), "name"))
+                    names.append((cid, lang, n, "name"))
             for lang, value in (c.get("readings") or {}).items():
                 for n in [value] if isinstance(value, str) else value:
-                    names.append((cid, lang, n, common.normalize(n), "reading"))
+                    names.append((cid, lang, n, "reading"))
     except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
         raise DataError(f"built-in sample card set malformed: {exc}", where=str(src)) from None
     canon = common.canonical_ids(aliases)
@@ -112,7 +93,10 @@ def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             cards,
         )
-        conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", names)
+        conn.executemany(
+            "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)", names
+        )
+        common.store_keys(conn)
         now = dt.datetime.fromtimestamp(src.stat().st_mtime, dt.UTC).replace(microsecond=0)
         conn.execute(
             "INSERT INTO sources (id, path, sha256, size, imported_at, dialect, lang, rows, kind) "

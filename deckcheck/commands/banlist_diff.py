@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from deckcheck import dates
 from deckcheck.commands.options import date_option, format_option, lang_option, output_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, InputError
 from deckcheck.render.common import to_json
@@ -103,7 +104,7 @@ def diff(
 
 def _parse_date(text: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text)
+        return dates.parse_date(text)
     except ValueError:
         raise InputError(f"not a date (YYYY-MM-DD): {text!r}", where="--date") from None
 

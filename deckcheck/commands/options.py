@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from deckcheck import dates
+
 F = Callable[..., Any]
 
 
@@ -19,7 +21,7 @@ def parse_date(value: str | None, hint: str = "--date") -> dt.date:
     if value is None:
         return dt.date.today()
     try:
-        return dt.date.fromisoformat(value)
+        return dates.parse_date(value)
     except ValueError:
         raise click.BadParameter(f"{value!r} is not a date (YYYY-MM-DD)", param_hint=hint) from None
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from deckcheck import fsio
 from deckcheck.errors import InputError
 
 MIB = 1024 * 1024
@@ -55,13 +56,13 @@ def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMIT
 
 def read_stream_bytes(fp: BinaryIO, where: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
     """Read a stream, refusing it once it exceeds the byte limit (never slurps a huge file)."""
-    data = fp.read(limits.max_bytes + 1)
-    if len(data) > limits.max_bytes:
+    try:
+        return fsio.read_bounded(fp, limits.max_bytes)
+    except fsio.TooLarge:
         raise InputError(
             f"input is larger than the {_size_label(limits.max_bytes)} limit for a deck",
             where=where,
-        )
-    return data
+        ) from None
 
 
 def decode(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> str:

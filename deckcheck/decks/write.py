@@ -7,10 +7,10 @@ writing a file that silently lacks cards.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Protocol
 
+from deckcheck import fsio
 from deckcheck.decks import ydke
 from deckcheck.errors import InputError
 from deckcheck.model import SECTIONS, Deck, DeckEntry
@@ -140,8 +140,9 @@ def _gives_back(index: Any, label: str, card_id: int, cache: dict[str, int | Non
 
 
 def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path`` all or nothing: a temp file in the same folder, then
-    ``os.replace`` (a crash or a full disk never leaves a half-written file)."""
+    """Write a user's file all or nothing (``fsio.write_atomic``); the folder must exist.
+
+    Raises InputError naming the file when it cannot be written."""
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
@@ -149,24 +150,6 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     if not folder.is_dir():
         raise InputError(f"folder {folder} does not exist", where=str(target))
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+        fsio.write_atomic(target, text, encoding=encoding)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
-    try:
-        # mkstemp makes the file 0600; give it the permissions a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "w", encoding=encoding, newline="\n") as fp:
-            fp.write(text)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
-        raise

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from deckcheck import paths
+from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
 from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
 from deckcheck.model import Banlist, Format
@@ -38,21 +38,10 @@ _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temp file in the same folder (never half a file)."""
-    import tempfile  # only writers need it; the warm read path does not
+    """Write ``text`` to ``path`` all or nothing, creating its folder (raises OSError)."""
+    from deckcheck import fsio  # only writers need it; the warm read path does not
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    fsio.write_atomic(path, text, mkdir=True, fsync=False)
 
 
 def _stat_key(p: Path) -> list[Any] | None:
@@ -85,7 +74,7 @@ def name_key(name: str) -> str:
 
 def _parse_date(text: str, what: str) -> dt.date:
     try:
-        return dt.date.fromisoformat(text)
+        return dates.parse_date(text)
     except ValueError:
         raise DataError(f"{what}: {text!r} is not a date (YYYY-MM-DD)") from None
 
@@ -439,6 +428,9 @@ def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
         merged = {"key": key, "formats": merge_formats(raw)}
         try:
             write_atomic(cache, json.dumps(merged, ensure_ascii=False))
+            from deckcheck import fsio
+
+            fsio.remove_others(cache, "formats-*.json")  # compiled from format files since changed
         except OSError:
             pass  # a read-only home still validates; it just compiles every time
     return {fid: format_from_dict(d) for fid, d in sorted(merged["formats"].items())}

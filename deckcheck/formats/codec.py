@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
+from deckcheck import dates
 from deckcheck.model import Banlist, Format, Group, SizeRange
 
 
@@ -14,7 +14,7 @@ def banlist_from_dict(d: dict[str, Any]) -> Banlist:
     return Banlist(
         name=d["name"],
         family=d["family"],
-        effective=dt.date.fromisoformat(d["effective"]),
+        effective=dates.parse_date(d["effective"]),
         mode=d.get("mode", "blacklist"),
         limits={int(k): v for k, v in d.get("limits", {}).items()},
         names={int(k): v for k, v in d.get("names", {}).items()},
@@ -59,7 +59,7 @@ def _format_fields(d: dict[str, Any]) -> dict[str, Any]:
         elif k in ("pool", "extra_deck_types", "banned_types"):
             out[k] = frozenset(v or ())
         elif k == "release_cutoff":
-            out[k] = dt.date.fromisoformat(v) if v else None
+            out[k] = dates.optional_date(v)
         elif k in ("description", "source"):
             out[k] = v or ""
         elif k in ("id", "extends", "changes", "path"):
@@ -72,6 +72,6 @@ def _format_fields(d: dict[str, Any]) -> dict[str, Any]:
 def format_from_dict(d: dict[str, Any]) -> Format:
     """A merged format (``extends`` resolved; the cache's JSON shape) as a model.Format."""
     changes = tuple(
-        (dt.date.fromisoformat(c["since"]), _format_fields(c["set"])) for c in d.get("changes", ())
+        (dates.parse_date(c["since"]), _format_fields(c["set"])) for c in d.get("changes", ())
     )
     return Format(id=d["id"], changes=changes, **_format_fields(d))

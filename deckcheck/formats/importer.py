@@ -5,11 +5,11 @@ atomically, the same list from two sources merged, differences reported.
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from deckcheck import notes as dc_notes
 from deckcheck.errors import InputError
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
@@ -165,7 +165,7 @@ def import_lflists(
         if diff:
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
-            print(f"deckcheck: note: {conflict.message()}", file=sys.stderr)
+            dc_notes.note(f"deckcheck: note: {conflict.message()}")
     from deckcheck.formats.catalog import seed_cache, write_atomic
 
     for (fam, eff), (b, notes) in sorted(chosen.items()):

@@ -5,13 +5,13 @@ the YAML constructor (which costs ~50 ms per big list); any other text is left t
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from deckcheck import dates
 from deckcheck.datafile import MAX_YAML_BYTES, read_text
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist
@@ -94,7 +94,7 @@ def fast_list_doc(text: str) -> dict[str, Any] | None:
             elif m.group(3):
                 doc[m.group(3)] = m.group(4)
             elif m.group(5):
-                doc["effective"] = dt.date.fromisoformat(m.group(5))
+                doc["effective"] = dates.parse_date(m.group(5))
             elif m.group(6):
                 doc["date_exact"] = m.group(6) == "true"
             else:

@@ -3,13 +3,11 @@ layout version), written atomically; older ones are removed, damaged ones rebuil
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
-import sys
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from deckcheck import fsio, notes
 
 #: Bump when the cached layout changes.
 FORMAT_VERSION = 6
@@ -17,16 +15,15 @@ FORMAT_VERSION = 6
 
 def _file_digest(path: Path) -> str:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+        return fsio.sha256_file(path)[:16]
     except OSError:
         return "none"
 
 
 def cache_key(fingerprint: Any, nick_path: Path) -> str:
     """What the cached index depends on: the database, the nickname file, the layout."""
-    return hashlib.sha256(
-        f"{fingerprint}|{_file_digest(nick_path)}|{FORMAT_VERSION}".encode()
-    ).hexdigest()[:24]
+    text = f"{fingerprint}|{_file_digest(nick_path)}|{FORMAT_VERSION}"
+    return fsio.sha256_bytes(text.encode())[:24]
 
 
 def cache_path(cache_dir: Path, key: str) -> Path:
@@ -49,20 +46,10 @@ def read(path: Path, key: str) -> dict[str, Any] | None:
 
 def write(path: Path, data: dict[str, Any]) -> None:
     """Cache ``data`` at ``path``; stale indexes of older databases go."""
-    # Atomic: write beside the target, then replace.
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".lookup-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        for old in path.parent.glob("lookup-*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        fsio.write_atomic(path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL),
+                          mkdir=True, fsync=False)
+        fsio.remove_others(path, "lookup-*.pickle")
     except OSError as exc:
         # A read-only data home still works, only without the cache.
-        print(f"deckcheck: note: lookup index not cached ({exc})", file=sys.stderr)
+        notes.note(f"deckcheck: note: lookup index not cached ({exc})")

@@ -22,6 +22,8 @@ class CardSource(Protocol):
 
     def get(self, card_id: int) -> Any: ...
 
+    def name_key(self, card_id: int) -> int: ...
+
 
 #: One script class (0 Latin, 1 Han/kana, 2 Hangul): keys sorted by length, their key ids,
 #: their lengths.
@@ -54,18 +56,8 @@ def is_official(card: Any) -> bool:
 def index_target(db: CardSource, card_id: int) -> tuple[int, Any]:
     """The card a name of ``card_id`` is indexed under, and the card record (None if unknown)."""
     card = db.get(card_id)
-    t = card_id
-    if card is not None:
-        # Artwork alternates collapse to their main card; "treated as" cards keep
-        # their own identity here (a deck lists Harpie Lady 1, not Harpie Lady).
-        if card.alias_kind == "artwork":
-            t = card.canonical
-        elif card.canonical != card_id:
-            main = db.get(card.canonical)
-            # A copy under another passcode with the very same name is the same card
-            # to a player (e.g. Dark Magician 36996508 -> 46986414).
-            if main is not None and main.name == card.name:
-                t = card.canonical
+    # What lookup shows is decided by the card database (carddb's name key), nowhere else.
+    t = db.name_key(card_id) if card is not None else card_id
     return t, card
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format
+from deckcheck.carddb import extra_deck_bits, goes_to_extra
+from deckcheck.model import Format
 from deckcheck.rules._base import CodeInfo, Context, Violation
 
 CODES: dict[str, CodeInfo] = {
@@ -24,14 +25,7 @@ NAME = "placement"
 
 
 def extra_bits(fmt: Format) -> int:
-    bits = 0
-    for t in fmt.extra_deck_types:
-        bits |= SUBTYPE_BITS.get(t, 0)
-    return bits
-
-
-def goes_to_extra(card: Card, bits: int) -> bool:
-    return bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
+    return extra_deck_bits(fmt.extra_deck_types)
 
 
 def check(ctx: Context) -> Iterator[Violation]:

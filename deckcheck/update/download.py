@@ -12,12 +12,10 @@ import email.utils
 import hashlib
 import http.client
 import json
-import os
 import shutil
 import socket
 import sqlite3
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -25,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import quote
 
-from deckcheck import __version__, paths
+from deckcheck import __version__, fsio, notes, paths
 from deckcheck.errors import DataError
+from deckcheck.sqlite import connect_ro, is_sqlite
 from deckcheck.update.sources import Component, Source
 
 TIMEOUT = 30.0  # seconds per connect/read
@@ -63,20 +61,10 @@ def load_state() -> dict[str, Any]:
 
 def save_state(state: dict[str, Any]) -> None:
     """Atomic write: a crash never leaves half a state file."""
-    p = state_path()
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".update-state-", dir=p.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(state, f, indent=1, sort_keys=True)
-    os.replace(tmp, p)
+    fsio.write_atomic(state_path(), json.dumps(state, indent=1, sort_keys=True), mkdir=True)
 
 
-def sha256_of(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+sha256_of = fsio.sha256_file  # kept for callers of the old name
 
 
 # --------------------------------------------------------------------------- checks
@@ -90,18 +78,16 @@ def check_file(path: Path, comp: Component, where: str) -> None:
     if size > comp.max_bytes:
         raise DataError(f"{size} bytes is over the {comp.max_bytes} byte cap", where=where)
     if comp.kind == "lists":
-        _check_lflist(path, where)
+        _check_lflist(path, comp, where)
     else:
         _check_cdb(path, comp, where)
 
 
 def _check_cdb(path: Path, comp: Component, where: str) -> None:
-    with path.open("rb") as f:
-        if f.read(16) != b"SQLite format 3\x00":
-            raise DataError("corrupt download: not an SQLite database", where=where)
-    uri = f"file:{quote(str(path.absolute()))}?mode=ro&immutable=1"
+    if not is_sqlite(path):
+        raise DataError("corrupt download: not an SQLite database", where=where)
     try:
-        conn = sqlite3.connect(uri, uri=True)
+        conn = connect_ro(path, immutable=True)
         try:
             tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
             missing = [t for t in ("datas", "texts") if t not in tables]
@@ -120,9 +106,9 @@ def _check_cdb(path: Path, comp: Component, where: str) -> None:
         raise DataError(f"corrupt download: {exc}", where=where) from None
 
 
-def _check_lflist(path: Path, where: str) -> None:
+def _check_lflist(path: Path, comp: Component, where: str) -> None:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = fsio.read_bounded(path, comp.max_bytes).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DataError("corrupt download: list is not UTF-8 text", where=where) from None
     if "\x00" in text:
@@ -193,10 +179,7 @@ class Fetcher:
         timeout: float | None = None,
         progress: bool | None = None,
     ):
-        self.source = source
-        self.state = state
-        self.staging = staging
-        self.sleep = sleep
+        self.source, self.state, self.staging, self.sleep = source, state, staging, sleep
         self.retries = RETRIES if retries is None else retries
         self.backoff = BACKOFF if backoff is None else backoff
         self.timeout = TIMEOUT if timeout is None else timeout
@@ -255,10 +238,9 @@ class Fetcher:
                     raise DataError(exc.message, where=url) from None
                 delay = self.backoff * (2**attempt)
                 attempt += 1
-                print(
+                notes.note(
                     f"deckcheck: note: {url}: {exc.message}; retry {attempt}/{self.retries} "
-                    f"in {delay:g} s",
-                    file=sys.stderr,
+                    f"in {delay:g} s"
                 )
                 self.sleep(delay)
 
@@ -343,15 +325,13 @@ class Fetcher:
         if expected:
             pct = 100 * got // expected
             bar = "#" * (pct // 5)
-            sys.stderr.write(f"\r{name[-40:]:40} [{bar:20}] {pct:3d}%")
+            notes.progress(f"\r{name[-40:]:40} [{bar:20}] {pct:3d}%")
         else:
-            sys.stderr.write(f"\r{name[-40:]:40} {got // 1024} KiB")
-        sys.stderr.flush()
+            notes.progress(f"\r{name[-40:]:40} {got // 1024} KiB")
 
     def _show_done(self) -> None:
         if self.progress:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            notes.progress("\n")
 
 
 def commit_downloads(fetched: list[Fetched], state: dict[str, Any]) -> None:
