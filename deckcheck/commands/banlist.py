@@ -11,8 +11,7 @@ from typing import Any
 import click
 
 from deckcheck.errors import EXIT_OK
-
-_WORDS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+from deckcheck.model import STATUS_NAMES as _WORDS
 
 
 def _date(text: str | None, hint: str) -> dt.date | None:

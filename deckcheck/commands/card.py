@@ -8,10 +8,10 @@ from typing import Any
 import click
 
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DataError, DeckcheckError
+from deckcheck.model import STATUS_NAMES as _LIMIT_WORDS
 
 LANG_ORDER = ["en", "ja", "ja_reading", "ko", "ko_reading", "zh-CN", "zh-TW",
               "de", "fr", "it", "es", "pt"]
-_LIMIT_WORDS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 
 
 @click.group(
