@@ -160,6 +160,8 @@ def test_a_retired_code_is_an_alias_of_its_successor() -> None:
         ([Code("DC102", "a", "error", "x", ("DC101",)), Code("DC103", "b", "error", "y",
                                                              ("DC101",))], "twice"),
         ([Code("DC1", "a", "error", "x")], "DCnnn"),
+        ([Code("DC099", "a", "error", "x")], "DCnnn"),
+        ([Code("DC\u0661\u0660\u0661", "a", "error", "x")], "DCnnn"),  # Arabic-Indic digits
         ([Code("DC101", "a", "error", "x", ("101",))], "DCnnn"),
         ([Code("DC101", "a", "fatal", "x")], "severity"),  # type: ignore[arg-type]
         ([Code("DC101", "", "error", "x")], "rule name"),
