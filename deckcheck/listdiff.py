@@ -12,14 +12,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from deckcheck.model import Banlist, Finding
+from deckcheck.model import STATUS_NAMES, Banlist, Finding
 
 if TYPE_CHECKING:
     from deckcheck.model import Deck, Format
 
 UNLIMITED = 3
 
-STATUS_NAMES: dict[int, str] = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 NOT_IN_POOL = "Not in pool"
 
 ChangeKind = Literal[

@@ -9,8 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from deckcheck.errors import DataError, DeckcheckError
-
-STATUS_WORDS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+from deckcheck.model import STATUS_NAMES as STATUS_WORDS
 
 
 def list_rows(store: Any, family: str | None = None) -> tuple[list[dict[str, Any]], list[str]]:

@@ -238,6 +238,9 @@ class Finding:
 
 # --------------------------------------------------------------------------- lists
 
+#: a list's number for a card (copies allowed) -> the name of that status, as players say it.
+STATUS_NAMES: dict[int, str] = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+
 
 @dataclass(frozen=True, slots=True)
 class Group:

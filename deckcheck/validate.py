@@ -14,10 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
+from deckcheck.codes import REGISTRY, finding
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
 from deckcheck.report import DeckReport
-from deckcheck.rules import CODES, RULES
-from deckcheck.rules._base import CardSource, Context, Tally, Violation
+from deckcheck.rules import RULES
+from deckcheck.rules._base import CardSource, Context, Tally
 
 _SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
 
@@ -31,36 +32,9 @@ def _sort_key(f: Finding) -> tuple[int, int, str, int]:
     )
 
 
-def stamp(v: Violation) -> Finding:
-    """The finding for a violation: the engine adds the rule name and severity of its code."""
-    rule, severity = CODES[v.code]
-    return Finding(
-        code=v.code,
-        rule=rule,
-        severity=severity,
-        message=v.message,
-        section=v.section,
-        line=v.line,
-        card_id=v.card_id,
-        card_name=v.card_name,
-        count=v.count,
-        limit=v.limit,
-        candidates=v.candidates,
-    )
-
-
-def build_context(
-    deck: Deck,
-    fmt: Format,
-    banlist: Banlist | None,
-    cards: CardSource,
-    *,
-    date: dt.date,
-    points_cap: int | None = None,
-    names: Callable[[int], str] | None = None,
-) -> Context:
+def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> None:
     """Resolve every entry once and count copies by canonical card (shared by all rules)."""
-    ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
+    deck, banlist = ctx.deck, ctx.banlist
     cache: dict[int, Card | None] = {}
     counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
     for entry in deck.entries():
@@ -78,7 +52,7 @@ def build_context(
         if card is not None:
             p = ctx.printings.get(cid)
             if p is None:
-                p = ctx.printings[cid] = Tally(cid, card.name, 0, entry.section, entry.line, card)
+                p = ctx.printings[cid] = Tally(cid, card.name, entry, card)
             p.count += entry.count
         canonical = card.canonical if card is not None else cid
         t = ctx.tallies.get(canonical)
@@ -90,9 +64,8 @@ def build_context(
                 name = canon.name if canon is not None else card.name
             else:
                 name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
-            t = ctx.tallies[canonical] = Tally(canonical, name, 0, entry.section, entry.line, card)
+            t = ctx.tallies[canonical] = Tally(canonical, name, entry, card)
         t.count += entry.count
-    return ctx
 
 
 def validate_deck(
@@ -112,10 +85,15 @@ def validate_deck(
     language. Read problems already in ``deck.findings`` are kept; findings come back sorted
     by section, line and code. The deck is legal when no finding is an error.
     """
-    ctx = build_context(deck, fmt, banlist, cards, date=date, points_cap=points_cap, names=names)
+    ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
+    _tally(ctx, cards, names)
     findings = list(deck.findings)
-    for module in RULES.values():
-        findings.extend(stamp(v) for v in module.check(ctx))
+    for name, module in RULES.items():
+        owned = REGISTRY.owned_by(name)
+        for f in module.check(ctx):
+            if f.code not in owned:  # a bug in a rule: refuse it rather than report it
+                raise REGISTRY.not_owned(name, f.code)
+            findings.append(f)
     findings.sort(key=_sort_key)
     return DeckReport(
         input=deck.source,
@@ -130,13 +108,11 @@ def validate_deck(
 
 def unreadable(source: str, message: str, fmt: Format, banlist: Banlist | None) -> DeckReport:
     """The report for a deck that cannot be read at all: one DC101 finding, the run goes on."""
-    rule, severity = CODES["DC101"]
-    finding = Finding(code="DC101", rule=rule, severity=severity, message=message)
     return DeckReport(
         input=source,
         legal=False,
         counts={"main": 0, "extra": 0, "side": 0},
-        findings=(finding,),
+        findings=(finding("DC101", message),),
         format_id=fmt.id,
         list_name=banlist.name if banlist else None,
         list_effective=banlist.effective.isoformat() if banlist else None,

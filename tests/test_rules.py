@@ -10,18 +10,18 @@ from typing import Any
 import pytest
 import yaml
 
+from deckcheck.codes import CODES, finding, owned_by
 from deckcheck.model import (
     Banlist,
     Card,
     Deck,
     DeckEntry,
-    Finding,
     Format,
     Group,
     Scope,
     SizeRange,
 )
-from deckcheck.rules import CODES, RULES
+from deckcheck.rules import RULES
 from deckcheck.validate import validate_deck
 
 CASES_DIR = Path(__file__).parent / "fixtures" / "rules"
@@ -120,7 +120,7 @@ def make_deck(case: dict[str, Any], fmt: Format) -> Deck:
         deck.main.append(DeckEntry("main", next(fillers), line))
         have += 1
     for code in case.get("reader_findings", ()):
-        deck.findings.append(Finding(code, CODES[code][0], "error", "read problem", "main", 99))
+        deck.findings.append(finding(code, "read problem", section="main", line=99))
     return deck
 
 
@@ -159,10 +159,11 @@ def test_every_rule_module_has_a_case_file_and_every_code_a_case() -> None:
     assert set(CODES) - set(expected) == {"DC103"}  # DC103 only comes from the name resolver
 
 
-def test_every_rule_module_is_documented_and_declares_codes() -> None:
+def test_every_rule_module_is_documented_and_owns_codes() -> None:
     for name, module in RULES.items():
         assert module.__doc__ and len(module.__doc__.strip()) > 40, name
-        for code in module.CODES:
+        assert owned_by(name), name
+        for code in owned_by(name):
             assert code in module.__doc__, (name, code)
         assert callable(module.check)
 

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from deckcheck import decks
+from deckcheck.codes import finding
 from deckcheck.model import Deck, Finding
 
 
@@ -29,22 +30,18 @@ def needs_names(deck: Deck) -> bool:
 
 def check_ids(deck: Deck, db: Any) -> list[Finding]:
     """DC102 findings for passcodes the database does not know (used before writing)."""
-    out = []
-    for e in deck.entries():
-        if e.card_id is not None and db.get(e.card_id) is None:
-            out.append(
-                Finding(
-                    code="DC102",
-                    rule="unknown-card",
-                    severity="error",
-                    message=f"unknown card: passcode {e.card_id} is not in the card database",
-                    section=e.section,
-                    line=e.line,
-                    card_id=e.card_id,
-                    count=e.count,
-                )
-            )
-    return out
+    return [
+        finding(
+            "DC102",
+            f"unknown card: passcode {e.card_id} is not in the card database",
+            section=e.section,
+            line=e.line,
+            card_id=e.card_id,
+            count=e.count,
+        )
+        for e in deck.entries()
+        if e.card_id is not None and db.get(e.card_id) is None
+    ]
 
 
 def format_finding(source: str, f: Finding) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Protocol
 
+from deckcheck.codes import finding
 from deckcheck.decks.text import whole_count, whole_name
 from deckcheck.model import Deck, DeckEntry, Finding
 
@@ -38,26 +39,12 @@ def finding_for(entry: DeckEntry, res: Any) -> Finding:
     cands = _candidates(res)
     query = entry.query or entry.raw.strip()
     if res.status == "ambiguous":
-        return Finding(
-            code="DC103",
-            rule="ambiguous-card",
-            severity="error",
-            message=f'"{query}" matches more than one card: {_names(cands)}',
-            section=entry.section,
-            line=entry.line,
-            count=entry.count,
-            candidates=cands,
-        )
-    hint = f"; did you mean: {_names(cands)}?" if cands else ""
-    return Finding(
-        code="DC102",
-        rule="unknown-card",
-        severity="error",
-        message=f'unknown card "{query}"{hint}',
-        section=entry.section,
-        line=entry.line,
-        count=entry.count,
-        candidates=cands,
+        code, message = "DC103", f'"{query}" matches more than one card: {_names(cands)}'
+    else:
+        hint = f"; did you mean: {_names(cands)}?" if cands else ""
+        code, message = "DC102", f'unknown card "{query}"{hint}'
+    return finding(
+        code, message, section=entry.section, line=entry.line, count=entry.count, candidates=cands
     )
 
 

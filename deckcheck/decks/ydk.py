@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from deckcheck.codes import finding
 from deckcheck.model import Deck, DeckEntry, Finding, Section
 
 UINT32_MAX = 0xFFFFFFFF
@@ -33,14 +34,8 @@ def unreadable(section: Section, line_no: int, raw: str, reason: str) -> Finding
     shown = "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in raw.strip())
     if len(shown) > 80:
         shown = shown[:77] + "..."
-    return Finding(
-        code="DC101",
-        rule="unreadable-line",
-        severity="error",
-        message=f'line {line_no} cannot be read ({reason}): "{shown}"',
-        section=section,
-        line=line_no,
-    )
+    message = f'line {line_no} cannot be read ({reason}): "{shown}"'
+    return finding("DC101", message, section=section, line=line_no)
 
 
 def marker(stripped: str) -> Section | None:

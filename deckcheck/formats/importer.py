@@ -17,7 +17,6 @@ from deckcheck.model import Banlist
 
 __all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
 
-_LIMIT_WORD = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """Every rule family deckcheck checks, listed in one explicit dict (code family -> module).
 
 Each module's docstring is that rule's user documentation (``docs/RULES.md`` quotes them);
-each defines ``CODES`` (code -> (name, severity)) and ``check(ctx)`` yielding ``Violation``s.
+each defines ``NAME`` (its key here) and ``check(ctx)`` yielding ``model.Finding``s built with
+``deckcheck.codes.finding``. Which codes a module may emit is said once, in ``deckcheck.codes``
+(``owned_by(NAME)``); the engine refuses any other.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from deckcheck.rules import (
     skills,
     types,
 )
-from deckcheck.rules._base import CodeInfo, Context, Violation
+from deckcheck.rules._base import Context
 
 #: rule family -> module, in the order the engine runs them (the report sorts afterwards).
 RULES: dict[str, ModuleType] = {
@@ -38,9 +40,4 @@ RULES: dict[str, ModuleType] = {
     "types": types,
 }
 
-#: every code -> (rule name, severity), built from the modules so it cannot drift.
-CODES: dict[str, CodeInfo] = {
-    code: info for mod in RULES.values() for code, info in mod.CODES.items()
-}
-
-__all__ = ["RULES", "CODES", "Context", "Violation"]
+__all__ = ["RULES", "Context"]

@@ -1,4 +1,4 @@
-"""The record a rule yields and the per-deck context every rule reads."""
+"""The per-deck context every rule reads, and the finding shortcuts rules share."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import datetime as dt
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
-from deckcheck.model import Banlist, Card, Deck, DeckEntry, Format, Section, Severity
+from deckcheck.codes import finding
+from deckcheck.model import Banlist, Card, Deck, DeckEntry, Finding, Format
 
 
 class CardSource(Protocol):
@@ -19,67 +20,17 @@ class CardSource(Protocol):
 # start, and dataclass creation costs about a millisecond each (start-up is a feature).
 
 
-class Violation:
-    """A plain violation; the engine stamps the rule name and severity from the code."""
-
-    __slots__ = (
-        "code",
-        "message",
-        "section",
-        "line",
-        "card_id",
-        "card_name",
-        "count",
-        "limit",
-        "candidates",
-    )
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        section: Section | None = None,
-        line: int | None = None,
-        card_id: int | None = None,
-        card_name: str | None = None,
-        count: int | None = None,
-        limit: int | None = None,
-        candidates: tuple[tuple[int, str], ...] = (),
-    ):
-        self.code = code
-        self.message = message
-        self.section = section
-        self.line = line
-        self.card_id = card_id
-        self.card_name = card_name
-        self.count = count
-        self.limit = limit
-        self.candidates = candidates
-
-    def __repr__(self) -> str:
-        return f"Violation({self.code!r}, {self.message!r}, {self.section!r}, {self.line!r})"
-
-
 class Tally:
     """Copies of one card over main + extra + side, with where it first appears."""
 
     __slots__ = ("canonical", "name", "count", "section", "line", "card")
 
-    def __init__(
-        self,
-        canonical: int,
-        name: str,
-        count: int = 0,
-        section: Section | None = None,
-        line: int | None = None,
-        card: Card | None = None,
-    ):
+    def __init__(self, canonical: int, name: str, first: DeckEntry, card: Card | None):
         self.canonical = canonical
         self.name = name
-        self.count = count
-        self.section = section
-        self.line = line
         self.card = card
+        self.count = 0  # the engine adds each entry's count, the first one included
+        self.section, self.line = first.section, first.line  # where the card first appears
 
     def label(self) -> str:
         return f"{self.name} ({self.canonical})"
@@ -128,14 +79,27 @@ class Context:
         return got
 
     def list_label(self) -> str:
-        if self.banlist is None:
-            return "no list"
-        return f"{self.banlist.name} (effective {self.banlist.effective.isoformat()})"
+        return self.banlist.label if self.banlist is not None else "no list"
 
 
 def plural(n: int, word: str = "copy", many: str = "copies") -> str:
     return f"{n} {word if n == 1 else many}"
 
 
-RuleCheck = Callable[[Context], Iterator[Violation]]
-CodeInfo = tuple[str, Severity]  # (rule name, severity)
+def of_card(code: str, message: str, t: Tally, *, limit: int | None = None) -> Finding:
+    """A finding about one card of the deck, counted over every section (a ``Tally``)."""
+    return finding(code, message, section=t.section, line=t.line, card_id=t.canonical,
+                   card_name=t.name, count=t.count, limit=limit)
+
+
+def of_entry(
+    code: str, message: str, entry: DeckEntry, card: Card | None, *, limit: int | None = None
+) -> Finding:
+    """A finding about one line of the deck (``card``: the card it holds, None when unknown)."""
+    return finding(code, message, section=entry.section, line=entry.line,
+                   card_id=card.id if card is not None else entry.card_id,
+                   card_name=card.name if card is not None else None, count=entry.count,
+                   limit=limit)
+
+
+RuleCheck = Callable[[Context], Iterator[Finding]]

@@ -10,24 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.rules._base import CodeInfo, Context, Violation, plural
+from deckcheck.model import Finding
+from deckcheck.rules._base import Context, of_card, plural
 
-CODES: dict[str, CodeInfo] = {"DC401": ("copies", "error")}
 NAME = "copies"
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     limit = ctx.fmt.copies
     for t in ctx.tallies.values():
         if t.count > limit:
-            yield Violation(
+            yield of_card(
                 "DC401",
                 f"{t.label()}: {plural(t.count)} across Main, Extra and Side Deck, "
                 f"but {ctx.fmt.name} allows at most {limit}",
-                t.section,
-                t.line,
-                t.canonical,
-                t.name,
-                t.count,
-                limit,
+                t,
+                limit=limit,
             )

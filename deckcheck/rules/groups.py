@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.rules._base import CodeInfo, Context, Violation, plural
+from deckcheck.codes import finding
+from deckcheck.model import Finding
+from deckcheck.rules._base import Context, plural
 
-CODES: dict[str, CodeInfo] = {"DC406": ("group-limit", "error")}
 NAME = "groups"
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     if ctx.banlist is None:
         return
     for group in ctx.banlist.groups:
@@ -28,12 +29,12 @@ def check(ctx: Context) -> Iterator[Violation]:
             continue
         named = ", ".join(f"{t.label()} x{t.count}" for t in members)
         first = members[0]
-        yield Violation(
+        yield finding(
             "DC406",
             f"{plural(total, 'card', 'cards')} from {group.name} ({named}), but at most "
             f"{group.limit} allowed on {ctx.list_label()}",
-            first.section,
-            first.line,
+            section=first.section,
+            line=first.line,
             count=total,
             limit=group.limit,
         )

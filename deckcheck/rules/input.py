@@ -13,18 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.rules._base import CodeInfo, Context, Violation
+from deckcheck.model import Finding
+from deckcheck.rules._base import Context, of_entry
 
-CODES: dict[str, CodeInfo] = {
-    "DC101": ("unreadable-line", "error"),
-    "DC102": ("unknown-card", "error"),
-    "DC103": ("ambiguous-card", "error"),
-    "DC104": ("token", "error"),
-}
 NAME = "input"
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     # Lines the reader already reported (DC102/DC103 on text lists) are not reported twice.
     reported = {(f.section, f.line) for f in ctx.deck.findings}
     for entry, card in ctx.entries:
@@ -34,21 +29,7 @@ def check(ctx: Context) -> Iterator[Violation]:
             what = (
                 str(entry.card_id) if entry.card_id is not None else f'"{entry.query or entry.raw}"'
             )
-            yield Violation(
-                "DC102",
-                f"unknown card {what}: not in the card database",
-                entry.section,
-                entry.line,
-                card_id=entry.card_id,
-                count=entry.count,
-            )
+            yield of_entry("DC102", f"unknown card {what}: not in the card database", entry, None)
         elif ctx.kind(card) == "token":
-            yield Violation(
-                "DC104",
-                f"{card.name} ({card.id}) is a token; tokens cannot be put in a deck",
-                entry.section,
-                entry.line,
-                card_id=card.id,
-                card_name=card.name,
-                count=entry.count,
-            )
+            why = "is a token; tokens cannot be put in a deck"
+            yield of_entry("DC104", f"{card.name} ({card.id}) {why}", entry, card)

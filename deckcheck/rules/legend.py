@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.model import Scope
-from deckcheck.rules._base import CodeInfo, Context, Tally, Violation, plural
+from deckcheck.codes import finding
+from deckcheck.model import Finding, Scope
+from deckcheck.rules._base import Context, Tally, plural
 
-CODES: dict[str, CodeInfo] = {"DC408": ("legend", "error")}
 NAME = "legend"
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     rule = ctx.fmt.legend
     if rule == "none":
         return
@@ -32,12 +32,12 @@ def check(ctx: Context) -> Iterator[Violation]:
         if n <= 1:
             continue
         named = ", ".join(f"{t.label()} x{t.count}" for t in ts)
-        yield Violation(
+        yield finding(
             "DC408",
             f"{plural(n, f'Legend {kind}', f'Legend {kind}s')} ({named}), but {ctx.fmt.name} "
             f"allows one Legend {kind} per deck",
-            ts[0].section,
-            ts[0].line,
+            section=ts[0].section,
+            line=ts[0].line,
             count=n,
             limit=1,
         )

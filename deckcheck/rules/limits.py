@@ -14,15 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from deckcheck.model import Banlist
-from deckcheck.rules._base import CodeInfo, Context, Tally, Violation, plural
+from deckcheck.model import STATUS_NAMES, Banlist, Finding
+from deckcheck.rules._base import Context, Tally, of_card, plural
 
-CODES: dict[str, CodeInfo] = {
-    "DC402": ("forbidden", "error"),
-    "DC403": ("limited", "error"),
-    "DC404": ("semi-limited", "error"),
-}
 NAME = "limits"
+_CODE = {0: "DC402", 1: "DC403", 2: "DC404"}  # by the list's limit
+# "Forbidden", "Limited (1)", "Semi-Limited (2)"
+_STATUS = {n: STATUS_NAMES[n] + (f" ({n})" if n else "") for n in _CODE}
 
 
 def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> int | None:
@@ -48,7 +46,7 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     return min(found) if found else None
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     bl = ctx.banlist
     if bl is None:
         return
@@ -63,36 +61,11 @@ def check(ctx: Context) -> Iterator[Violation]:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
             limit = 1
-        if limit == 0:
-            yield Violation(
-                "DC402",
-                f"{t.label()}: {plural(t.count)}, but it is Forbidden on {where}",
-                t.section,
-                t.line,
-                t.canonical,
-                t.name,
-                t.count,
-                0,
-            )
-        elif limit == 1 and t.count > 1:
-            yield Violation(
-                "DC403",
-                f"{t.label()}: {plural(t.count)}, but it is Limited (1) on {where}",
-                t.section,
-                t.line,
-                t.canonical,
-                t.name,
-                t.count,
-                1,
-            )
-        elif limit == 2 and t.count > 2:
-            yield Violation(
-                "DC404",
-                f"{t.label()}: {plural(t.count)}, but it is Semi-Limited (2) on {where}",
-                t.section,
-                t.line,
-                t.canonical,
-                t.name,
-                t.count,
-                2,
+        # A Forbidden card is reported at any count; Limited and Semi-Limited over the limit.
+        if limit in _CODE and (limit == 0 or t.count > limit):
+            yield of_card(
+                _CODE[limit],
+                f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
+                t,
+                limit=limit,
             )

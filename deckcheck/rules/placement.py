@@ -14,13 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deckcheck.carddb import extra_deck_bits, goes_to_extra
-from deckcheck.model import Format
-from deckcheck.rules._base import CodeInfo, Context, Violation
+from deckcheck.model import Finding, Format
+from deckcheck.rules._base import Context, of_entry
 
-CODES: dict[str, CodeInfo] = {
-    "DC301": ("extra-in-main", "error"),
-    "DC302": ("not-extra", "error"),
-}
 NAME = "placement"
 
 
@@ -28,30 +24,24 @@ def extra_bits(fmt: Format) -> int:
     return extra_deck_bits(fmt.extra_deck_types)
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     bits = extra_bits(ctx.fmt)
     for entry, card in ctx.entries:
         if card is None or ctx.kind(card) in ("token", "skill") or entry.section == "side":
             continue
         extra = goes_to_extra(card, bits)
         if entry.section == "main" and extra:
-            yield Violation(
+            yield of_entry(
                 "DC301",
                 f"{card.name} ({card.id}) is an Extra Deck monster; it cannot be in the Main Deck",
-                entry.section,
-                entry.line,
-                card.id,
-                card.name,
-                entry.count,
+                entry,
+                card,
             )
         elif entry.section == "extra" and not extra:
-            yield Violation(
+            yield of_entry(
                 "DC302",
                 f"{card.name} ({card.id}) is not an Extra Deck monster in {ctx.fmt.name}; "
                 "it cannot be in the Extra Deck",
-                entry.section,
-                entry.line,
-                card.id,
-                card.name,
-                entry.count,
+                entry,
+                card,
             )

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.rules._base import CodeInfo, Context, Violation
+from deckcheck.codes import finding
+from deckcheck.model import Finding
+from deckcheck.rules._base import Context
 
-CODES: dict[str, CodeInfo] = {"DC407": ("points", "error")}
 NAME = "points"
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     cap = ctx.points_cap if ctx.points_cap is not None else ctx.fmt.points_cap
     if cap is None or ctx.banlist is None or not ctx.banlist.points:
         return
@@ -37,11 +38,9 @@ def check(ctx: Context) -> Iterator[Violation]:
     if total > cap:
         spent.sort(key=lambda tp: -tp[1] * tp[0].count)
         named = ", ".join(f"{t.name} {t.count}x{p}" for t, p in spent)
-        yield Violation(
+        yield finding(
             "DC407",
             f"the deck costs {total} points ({named}), but the cap is {cap} on {ctx.list_label()}",
-            None,
-            None,
             count=total,
             limit=cap,
         )

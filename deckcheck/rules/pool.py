@@ -18,15 +18,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from deckcheck.model import Card, Scope
-from deckcheck.rules._base import CodeInfo, Context, Tally, Violation
+from deckcheck.model import Card, Finding, Scope
+from deckcheck.rules._base import Context, Tally, of_card
 
-CODES: dict[str, CodeInfo] = {
-    "DC405": ("not-in-pool", "error"),
-    "DC501": ("not-in-region", "error"),
-    "DC502": ("not-released", "error"),
-    "DC503": ("unofficial", "error"),
-}
 NAME = "pool"
 
 OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
@@ -62,11 +56,11 @@ def release_date(card: Card, region: str | None) -> dt.date | None:
     return min(dates) if dates else None
 
 
-def _v(code: str, t: Tally, msg: str) -> Violation:
-    return Violation(code, f"{t.label()}: {msg}", t.section, t.line, t.canonical, t.name, t.count)
+def _v(code: str, t: Tally, msg: str) -> Finding:
+    return of_card(code, f"{t.label()}: {msg}", t)
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     fmt, bl = ctx.fmt, ctx.banlist
     pool_scopes = Scope(0)
     for name in fmt.pool:

@@ -12,19 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.model import SECTIONS, SizeRange
-from deckcheck.rules._base import CodeInfo, Context, Violation, plural
+from deckcheck.codes import finding
+from deckcheck.model import SECTIONS, Finding, SizeRange
+from deckcheck.rules._base import Context, plural
 
-CODES: dict[str, CodeInfo] = {
-    "DC201": ("main-size", "error"),
-    "DC202": ("extra-size", "error"),
-    "DC203": ("side-size", "error"),
-}
 NAME = "sizes"
 _CODE = {"main": "DC201", "extra": "DC202", "side": "DC203"}
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     counts = ctx.counts  # counted once by the engine, skill cards left out
     for section in SECTIONS:
         rng: SizeRange = getattr(ctx.fmt, section)
@@ -38,4 +34,4 @@ def check(ctx: Context) -> Iterator[Violation]:
         else:
             msg = f"{has}, but {ctx.fmt.name} needs {rng}"
         limit = rng.max if rng.max is not None and n > rng.max else rng.min
-        yield Violation(_CODE[section], msg, section, None, count=n, limit=limit)
+        yield finding(_CODE[section], msg, section=section, count=n, limit=limit)

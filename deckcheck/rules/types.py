@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.model import SUBTYPE_BITS
-from deckcheck.rules._base import CodeInfo, Context, Violation
+from deckcheck.model import SUBTYPE_BITS, Finding
+from deckcheck.rules._base import Context, of_card
 
-CODES: dict[str, CodeInfo] = {"DC409": ("banned-type", "error")}
 NAME = "types"
 _KINDS = ("monster", "spell", "trap", "token", "skill")
 
 
-def check(ctx: Context) -> Iterator[Violation]:
+def check(ctx: Context) -> Iterator[Finding]:
     banned = [t for t in sorted(ctx.fmt.banned_types) if t in SUBTYPE_BITS or t in _KINDS]
     if not banned:
         return
@@ -26,13 +25,9 @@ def check(ctx: Context) -> Iterator[Violation]:
             continue
         hit = [b for b in banned if t.card.has_type(b)]
         if hit:
-            yield Violation(
+            yield of_card(
                 "DC409",
                 f"{t.label()}: {'/'.join(h.capitalize() for h in hit)} cards are not allowed "
                 f"in {ctx.fmt.name}",
-                t.section,
-                t.line,
-                t.canonical,
-                t.name,
-                t.count,
+                t,
             )
