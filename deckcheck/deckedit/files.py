@@ -4,7 +4,7 @@ layout (``DeckFile``), empty files of each kind, and the all-or-nothing save."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +108,27 @@ def new_text(kind: str, format_id: str | None = None) -> str:
 def kind_for_path(path: str | Path) -> str:
     suffix = Path(path).suffix.lower()
     return {".txt": "text", ".ydke": "ydke"}.get(suffix, "ydk")
+
+
+def create(path: str | Path, format_id: str | None = None, *, force: bool = False,
+           note: Callable[[str], None] | None = None) -> tuple[str, str | None]:  # fmt: skip
+    """Write an empty deck file, its kind following the name (.txt text, .ydke link, else
+    .ydk); returns (kind, format written). A ydke:// link cannot hold the format: ``note``
+    is told and none is written. InputError when the file exists (unless ``force``)."""
+    import os
+
+    from deckcheck.decks.write import write_atomic
+    from deckcheck.errors import InputError
+
+    if os.path.exists(path) and not force:
+        raise InputError("already exists (use --force to overwrite it)", where=str(path))
+    kind = kind_for_path(path)
+    if kind == "ydke" and format_id:
+        if note is not None:
+            note("a ydke:// file cannot hold the format; not written")
+        format_id = None
+    write_atomic(path, new_text(kind, format_id))
+    return kind, format_id
 
 
 def save(df: DeckFile) -> None:

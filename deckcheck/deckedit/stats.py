@@ -173,3 +173,21 @@ def group_odds(main_size: int, copies: dict[int, int], ids: list[int], hand: int
     """Odds of at least one card of ``ids`` (any of them) in the opening hand."""
     k = sum(copies.get(i, 0) for i in dict.fromkeys(ids))
     return Odds(label, ids, k, p_at_least_one(main_size, k, hand), p_exactly(main_size, k, hand))
+
+
+def card_odds(main_size: int, copies: dict[int, int], hand: int,
+              name: Callable[[int], str]) -> list[Odds]:  # fmt: skip
+    """The odds of each card of the Main Deck (artworks together), in file order."""
+    return [group_odds(main_size, copies, [cid], hand, name(cid)) for cid in copies]
+
+
+def split_group(spec: str) -> list[str]:
+    """The card queries of one ``--card`` group ("Ash Blossom|Effect Veiler")."""
+    return [p.strip() for p in spec.split(GROUP_SEP) if p.strip()]
+
+
+def named_group_odds(main_size: int, copies: dict[int, int], ids: list[int], hand: int,
+                     name: Callable[[int], str]) -> Odds:  # fmt: skip
+    """``group_odds`` labelled with the names of its cards ("A | B")."""
+    label = " | ".join(name(i) for i in dict.fromkeys(ids))
+    return group_odds(main_size, copies, ids, hand, label)
