@@ -1,4 +1,8 @@
-"""deckcheck.deckedit: opening-hand odds against exact enumeration, and line-level edits."""
+"""deckcheck.deckedit: opening-hand odds against exact enumeration, and line-level edits.
+
+The edit tests run twice: on the built-in sample card set (what deckcheck uses with no
+database installed, so they run on a machine without ../shared) and on the real database.
+"""
 
 from __future__ import annotations
 
@@ -81,13 +85,27 @@ def test_known_figures() -> None:
 # --------------------------------------------------------------------------- edits
 
 
-@pytest.fixture
-def env(real_home: Path) -> tuple[object, object]:
+def _open() -> tuple[object, object]:
     from deckcheck.carddb import open_db
     from deckcheck.lookup import Index
 
     db = open_db()
     return db, Index.for_db(db)
+
+
+@pytest.fixture(params=["sample", "real"])
+def env(request: pytest.FixtureRequest) -> tuple[object, object]:
+    """The card database and lookup index: the built-in sample, then the real ones."""
+    if request.param == "real":
+        request.getfixturevalue("real_home")
+    db, index = _open()
+    assert db.is_sample == (request.param == "sample")  # type: ignore[attr-defined]
+    return db, index
+
+
+@pytest.fixture
+def real_env(real_home: Path) -> tuple[object, object]:
+    return _open()
 
 
 def load(tmp_path: Path, name: str, env: tuple[object, object]) -> deckedit.DeckFile:
@@ -187,9 +205,9 @@ def test_new_finding_keys_ignore_counts() -> None:
 
 
 def test_add_then_remove_gives_back_every_real_deck_byte_for_byte(
-    shared_data: Path, tmp_path: Path, env: tuple[object, object]
+    shared_data: Path, tmp_path: Path, real_env: tuple[object, object]
 ) -> None:
-    db, index = env
+    db, index = real_env
     fmt = get_format("tcg")
     files = sorted((shared_data / "decks").glob("*/*.ydk"))
     assert len(files) > 200
@@ -221,11 +239,11 @@ def test_add_then_remove_gives_back_every_real_deck_byte_for_byte(
 
 
 def test_text_sub_headers_get_cards_of_their_kind(
-    tmp_path: Path, env: tuple[object, object]
+    tmp_path: Path, real_env: tuple[object, object]
 ) -> None:
-    db, index = env
+    db, index = real_env
     fmt = get_format("tcg")
-    df = load(tmp_path, "subheaders.txt", env)
+    df = load(tmp_path, "subheaders.txt", real_env)
     for query in ("Effect Veiler", "Called by the Grave", "Divine Arsenal AA-ZEUS - Sky Thunder"):
         deckedit.add(df, deckedit.resolve_card(query, db, index), 1, None, fmt, db, index)
     deckedit.save(df)

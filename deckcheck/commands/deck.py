@@ -1,69 +1,55 @@
 """``deckcheck deck``: create, show, edit and measure a deck file from the command line.
 
-The logic lives in ``deckcheck.deckedit``; this module parses options and prints.
+The logic lives in ``deckcheck.deckedit`` (``Session``, ``add``/``remove``/``move``, ``stats``);
+each command here parses its options, calls it, prints the result and returns the exit code.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 from typing import Any
 
 import click
 
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError, InputError
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 
 _SECTIONS = ("main", "extra", "side")
 
 
 def _date(value: str | None) -> dt.date:
-    from deckcheck.commands.validate import parse_date
+    from deckcheck.commands.options import parse_date
 
     return parse_date(value)
 
 
-class _Session:
-    """The card database, lookup index and format a deck command works with."""
+def _session(format_id: str | None, date_text: str | None) -> Any:
+    from deckcheck.carddb import open_db
+    from deckcheck.deckedit import Session
+    from deckcheck.lookup import Index
 
-    def __init__(self, format_id: str | None, date_text: str | None):
-        from deckcheck.carddb import open_db
-        from deckcheck.lookup import Index
+    db = open_db()  # before the date: its "using the sample" note comes first
+    return Session(db, Index.for_db(db), _date(date_text), format_id)
 
-        self.db = open_db()
-        self.index = Index.for_db(self.db)
-        self.format_id = format_id
-        self.date = _date(date_text)
 
-    def fmt(self, df: Any = None) -> Any:
-        from deckcheck.formats import get_format
+def _card(resolve: Any, query: str) -> int | None:
+    """``resolve(query)``, or None after printing the candidates (the caller exits 1)."""
+    from deckcheck import deckedit
 
-        fid = self.format_id or (df.format_hint if df is not None else None) or "tcg"
-        return get_format(fid)
-
-    def load(self, path: str) -> Any:
-        from deckcheck import deckedit
-
-        return deckedit.load(path, self.db, self.index)
-
-    def card(self, query: str) -> int | None:
-        """The passcode for CARD, or None after printing the candidates (exit 1)."""
-        from deckcheck import deckedit
-
-        try:
-            return deckedit.resolve_card(query, self.db, self.index)
-        except deckedit.NotResolved as exc:
-            cands = exc.candidates()
-            if exc.resolution.status == "ambiguous":
-                click.echo(f'deckcheck: "{query}" matches more than one card:', err=True)
-            else:
-                hint = "; did you mean:" if cands else " (no similar name)"
-                click.echo(f'deckcheck: unknown card "{query}"{hint}', err=True)
-            for cid, name in cands:
-                click.echo(f"  {cid:>9}  {name}", err=True)
-            if cands:
-                click.echo("  (give the passcode or the full name)", err=True)
-            return None
+    try:
+        return int(resolve(query))
+    except deckedit.NotResolved as exc:
+        cands = exc.candidates()
+        if exc.resolution.status == "ambiguous":
+            click.echo(f'deckcheck: "{query}" matches more than one card:', err=True)
+        else:
+            hint = "; did you mean:" if cands else " (no similar name)"
+            click.echo(f'deckcheck: unknown card "{query}"{hint}', err=True)
+        for cid, name in cands:
+            click.echo(f"  {cid:>9}  {name}", err=True)
+        if cands:
+            click.echo("  (give the passcode or the full name)", err=True)
+        return None
 
 
 def _section(main: bool, extra: bool, side: bool) -> Any:
@@ -155,20 +141,17 @@ The kind follows the name: .txt a text list, .ydke a ydke:// link, else .ydk.
 def new(path: str, format_id: str | None, force: bool) -> int:
     """Create an empty deck file DECK."""
     from deckcheck import deckedit
-    from deckcheck.decks.write import write_atomic
 
     if format_id is not None:
         from deckcheck.formats import get_format
 
         format_id = get_format(format_id).id
-    if os.path.exists(path) and not force:
-        raise InputError("already exists (use --force to overwrite it)", where=path)
-    kind = deckedit.kind_for_path(path)
-    if kind == "ydke" and format_id:
-        click.echo("deckcheck: note: a ydke:// file cannot hold the format; not written", err=True)
-        format_id = None
-    write_atomic(path, deckedit.new_text(kind, format_id))
-    click.echo(f"{path}: new empty {kind} deck" + (f" for {format_id}" if format_id else ""))
+
+    def note(text: str) -> None:
+        click.echo(f"deckcheck: note: {text}", err=True)
+
+    kind, written = deckedit.create(path, format_id, force=force, note=note)
+    click.echo(f"{path}: new empty {kind} deck" + (f" for {written}" if written else ""))
     return EXIT_OK
 
 
@@ -192,14 +175,14 @@ def show(path: str, lang: str, format_id: str | None, date_text: str | None, out
     """Show DECK grouped by card kind, with its legality in the format."""
     from deckcheck import deckedit
 
-    s = _Session(format_id, date_text)
+    s = _session(format_id, date_text)
     df = s.load(path)
     fmt = s.fmt(df)
 
     def name(cid: int) -> str:
-        return s.db.name(cid, lang)
+        return str(s.db.name(cid, lang))
 
-    chk = deckedit.check(df.deck, fmt, s.db, s.date, names=name if lang != "en" else None)
+    chk = s.check(df, fmt, lang)
     groups = deckedit.grouped(df.deck, s.db, fmt.at(s.date), name)
     counts = df.deck.counts()
     if output == "json":
@@ -253,13 +236,24 @@ def show(path: str, lang: str, format_id: str | None, date_text: str | None, out
 # --------------------------------------------------------------------------- edits
 
 
-def _finish(path: str, s: _Session, df: Any, before: Any, fmt: Any, change: Any,
-            strict: bool, lang: str) -> int:  # fmt: skip
+def _edit(path: str, card: str, format_id: str | None, date_text: str | None, strict: bool,
+          lang: str, op: Any) -> int:  # fmt: skip
+    """Load DECK, resolve CARD, run ``op(df, card_id, fmt_on_date, session)`` between two
+    checks, save, and report the change and the findings it brought or fixed."""
     from deckcheck import deckedit
 
-    names = (lambda cid: s.db.name(cid, lang)) if lang != "en" else None
-    after = deckedit.check(df.deck, fmt, s.db, s.date, names=names)
+    s = _session(format_id, date_text)
+    df = s.load(path)
+    cid = _card(lambda q: s.card_in(df, q), card)
+    if cid is None:
+        return EXIT_ILLEGAL
+    fmt = s.fmt(df)
+    try:
+        done = s.edit(df, fmt, lambda on: op(df, cid, on, s), lang)
+    except deckedit.EditError as exc:
+        raise DeckcheckError(exc.message, where=exc.where) from None
     deckedit.save(df)
+    change = done.change
     label = deckedit.SECTION_LABEL
     what = f"{change.count} × {change.name} ({change.card_id})"
     if change.verb == "moved":
@@ -269,52 +263,18 @@ def _finish(path: str, s: _Session, df: Any, before: Any, fmt: Any, change: Any,
     else:
         msg = f"removed {what} from the {label[change.section]}"
     click.echo(f"{path}: {msg}; now {change.now} in the deck")
-    added, fixed = deckedit.new_findings(before.report, after.report)
-    for f in added:
+    for f in done.added:
         click.echo(f"  new: {_finding_line(f)}")
-    for f in fixed:
+    for f in done.fixed:
         click.echo(f"  fixed: {f.code} [{f.rule}] {' '.join(f.message.splitlines())}")
-    r = after.report
+    r = done.after.report
     c = r.counts
     under = fmt.name + (f", {r.list_label}" if r.list_label else "")
     verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
     click.echo(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} in {under}")
-    if after.skipped:
-        click.echo(f"  note: {after.skipped}")
+    if done.after.skipped:
+        click.echo(f"  note: {done.after.skipped}")
     return EXIT_ILLEGAL if strict and not r.legal else EXIT_OK
-
-
-def _edit(path: str, card: str, format_id: str | None, date_text: str | None) -> Any:
-    s = _Session(format_id, date_text)
-    df = s.load(path)
-    q = card.strip()
-    if _exact(q) and any(e.card_id == int(q) for e in df.deck.entries()):
-        # A passcode in the deck is that card even when the database does not know it
-        # (anime or custom cards), so it can still be removed or moved.
-        cid: int | None = int(q)
-    else:
-        cid = s.card(card)
-    if cid is None:
-        return None
-    fmt = s.fmt(df)
-    from deckcheck import deckedit
-
-    before = deckedit.check(df.deck, fmt, s.db, s.date)
-    return s, df, cid, fmt, before
-
-
-def _exact(card: str) -> bool:
-    q = card.strip()
-    return q.isascii() and q.isdigit()
-
-
-def _run(fn: Any) -> Any:
-    from deckcheck import deckedit
-
-    try:
-        return fn()
-    except deckedit.EditError as exc:
-        raise DeckcheckError(exc.message, where=exc.where) from None
 
 
 @deck.command(
@@ -346,13 +306,9 @@ def add(path: str, card: str, count: int, to_main: bool, to_extra: bool, to_side
     from deckcheck import deckedit
 
     section = _section(to_main, to_extra, to_side)
-    got = _edit(path, card, format_id, date_text)
-    if got is None:
-        return EXIT_ILLEGAL
-    s, df, cid, fmt, before = got
-    change = _run(lambda: deckedit.add(df, cid, count, section, fmt.at(s.date), s.db, s.index,
-                                       force=force, lang=lang))  # fmt: skip
-    return _finish(path, s, df, before, fmt, change, strict, lang)
+    return _edit(path, card, format_id, date_text, strict, lang,
+                 lambda df, cid, on, s: deckedit.add(df, cid, count, section, on, s.db, s.index,
+                                                     force=force, lang=lang))  # fmt: skip
 
 
 @deck.command(
@@ -382,14 +338,11 @@ def remove(path: str, card: str, count: int, all_: bool, to_main: bool, to_extra
     from deckcheck import deckedit
 
     section = _section(to_main, to_extra, to_side)
-    got = _edit(path, card, format_id, date_text)
-    if got is None:
-        return EXIT_ILLEGAL
-    s, df, cid, fmt, before = got
     n = None if all_ else count
-    change = _run(lambda: deckedit.remove(df, cid, n, section, fmt.at(s.date), s.db, s.index,
-                                          exact=_exact(card), lang=lang))  # fmt: skip
-    return _finish(path, s, df, before, fmt, change, strict, lang)
+    exact = deckedit.is_passcode(card)
+    return _edit(path, card, format_id, date_text, strict, lang,
+                 lambda df, cid, on, s: deckedit.remove(df, cid, n, section, on, s.db, s.index,
+                                                        exact=exact, lang=lang))  # fmt: skip
 
 
 @deck.command(
@@ -414,17 +367,14 @@ def move(path: str, card: str, to: str, origin: str | None, count: int, all_: bo
     """Move copies of CARD between the Main, Extra and Side Deck of DECK."""
     from deckcheck import deckedit
 
-    got = _edit(path, card, format_id, date_text)
-    if got is None:
-        return EXIT_ILLEGAL
-    s, df, cid, fmt, before = got
     n = None if all_ else count
     where: Any = origin
     to_: Any = to  # click.Choice gives one of the three section names
-    ex = _exact(card)
-    change = _run(lambda: deckedit.move(df, cid, n, to_, where, fmt.at(s.date), s.db,
-                                        s.index, exact=ex, force=force, lang=lang))  # fmt: skip
-    return _finish(path, s, df, before, fmt, change, strict, lang)
+    exact = deckedit.is_passcode(card)
+    return _edit(path, card, format_id, date_text, strict, lang,
+                 lambda df, cid, on, s: deckedit.move(df, cid, n, to_, where, on, s.db,
+                                                      s.index, exact=exact, force=force,
+                                                      lang=lang))  # fmt: skip
 
 
 # --------------------------------------------------------------------------- stats
@@ -458,31 +408,31 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
     """Composition of DECK and the odds of opening each card."""
     from deckcheck import deckedit
 
-    s = _Session(format_id, date_text)
+    s = _session(format_id, date_text)
     df = s.load(path)
     fmt = s.fmt(df).at(s.date)
+
+    def name(cid: int) -> str:
+        return str(s.db.name(cid, lang))
+
     comp = deckedit.composition(df.deck, s.db, fmt)
     n_main = comp["counts"]["main"]
     copies = deckedit.main_copies(df.deck, s.db)
-    per_card = [
-        deckedit.group_odds(n_main, copies, [cid], hand, s.db.name(cid, lang)) for cid in copies
-    ]
+    per_card = deckedit.card_odds(n_main, copies, hand, name)
     groups = []
     for spec in cards:
         ids = []
-        for q in [p.strip() for p in spec.split(deckedit.GROUP_SEP) if p.strip()]:
-            cid = s.card(q)
+        for q in deckedit.split_group(spec):
+            cid = _card(s.card, q)
             if cid is None:
                 return EXIT_ILLEGAL
             root = deckedit.art_root(cid, s.db)
             if root not in copies:
-                click.echo(f"deckcheck: note: {s.db.name(cid, lang)} is not in the Main Deck",
-                           err=True)  # fmt: skip
+                click.echo(f"deckcheck: note: {name(cid)} is not in the Main Deck", err=True)
             ids.append(root)
         if not ids:
             raise click.UsageError(f"--card {spec!r} names no card")
-        label = " | ".join(s.db.name(i, lang) for i in dict.fromkeys(ids))
-        groups.append(deckedit.group_odds(n_main, copies, ids, hand, label))
+        groups.append(deckedit.named_group_odds(n_main, copies, ids, hand, name))
     if output == "json":
         def js(o: Any) -> dict[str, Any]:
             return {"name": o.label, "ids": o.ids, "copies": o.copies,

@@ -4,6 +4,11 @@ Reads what people paste and what deck sites export (YGOPRODeck, Dueling Nexus, D
 text exports, forum posts), with headers in English, Chinese, Japanese and Korean. Entries
 keep the name as written in ``query`` (``card_id=None``); ``decks.resolve`` turns names into
 passcodes. A line that is a passcode becomes an id directly.
+
+The line grammar is public so that the reader and the deck editor (``deckcheck.deckedit``)
+read a card line the same way: ``header``, ``sub_header_kinds``, ``fold``, ``strip_bullet``,
+``split_pin``, ``find_count`` / ``split_count`` and ``format_line``, over the named patterns
+``BULLET``, ``ID_SUFFIX`` and ``COUNT_FORMS``.
 """
 
 from __future__ import annotations
@@ -67,13 +72,31 @@ _TRAILING_CJK = re.compile(rf"(.*?\S)\s*(\d{{1,3}})\s*{_COUNT_SUFFIX}$", re.IGNO
 _PASSCODE = re.compile(r"(\d{5,10})(?:\s*[(\[].*|\s+(?:#|--|//).*)?")
 # "1 Dark Magician (46986415)": a name with its passcode, as the text writer marks a card
 # (an alternate artwork, a shared name) that the name alone would not give back.
-_ID_SUFFIX = re.compile(r"(.*?\S)\s*[(\[]\s*#?(\d{5,10})\s*[)\]]$")
-_BULLET = re.compile(r"^(?:[-*•·・]\s+|\d+[.)]\s+(?=\d))")
+#: "Name (12345678)": a card name with its pinned passcode (groups: name, passcode).
+ID_SUFFIX = re.compile(r"(.*?\S)\s*[(\[]\s*#?(\d{5,10})\s*[)\]]$")
+#: A list bullet before a card line ("- ", "• ", "1. " before a count).
+BULLET = re.compile(r"^(?:[-*•·・]\s+|\d+[.)]\s+(?=\d))")
 _COUNT_ONLY = re.compile(r"[x×*]?\d{1,4}[x×*]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[-=_*~#]{3,}$")
 
 
-_COUNT_FORMS = ((_TRAILING, 2, 1), (_TRAILING_CJK, 2, 1), (_LEADING, 1, 2), (_LEADING_X, 1, 2))
+#: The ways a count is written on a card line, tried in this order: (pattern, count group,
+#: name group). A count after the name wins over a number before it.
+COUNT_FORMS: tuple[tuple[re.Pattern[str], int, int], ...] = (
+    (_TRAILING, 2, 1),
+    (_TRAILING_CJK, 2, 1),
+    (_LEADING, 1, 2),
+    (_LEADING_X, 1, 2),
+)
+
+#: Words of card-kind sub-headers ("Monsters", "魔法", "Xyz") per card kind, to tell which
+#: kind of card a sub-header groups.
+SUB_HEADER_WORDS: dict[str, tuple[str, ...]] = {
+    "monster": ("monster", "怪兽", "怪獸", "モンスター", "몬스터"),
+    "spell": ("spell", "magic", "魔法", "마법"),
+    "trap": ("trap", "陷阱", "罠", "함정"),
+    "fusion": ("fusion",), "synchro": ("synchro",), "xyz": ("xyz",), "link": ("link",),
+}  # fmt: skip
 
 
 # Full-width digits, brackets and the ideographic space that CJK lists use around counts,
@@ -102,17 +125,55 @@ def header(stripped: str) -> tuple[bool, Section | None]:
     return False, None
 
 
-def split_count(text: str) -> tuple[int, str] | None:
-    """(count, name) of a card line, or None when no count is written (count 1).
+def sub_header_kinds(stripped: str) -> set[str] | None:
+    """The card kinds a sub-header line groups ({"monster"} for "Monsters"), or None when
+    the line is no sub-header (a section header, a card line)."""
+    if not stripped or stripped[0].isdigit() or header(stripped) != (True, None):
+        return None
+    t = unicodedata.normalize("NFKC", stripped).lower()
+    return {k for k, words in SUB_HEADER_WORDS.items() if any(w in t for w in words)}
+
+
+def strip_bullet(folded: str) -> str:
+    """A folded card line without its list bullet ("- ", "• ", "1. " before a count)."""
+    return BULLET.sub("", folded)
+
+
+def split_pin(body: str) -> tuple[str, int | None]:
+    """(the line without its pinned passcode, the passcode) of "Name (12345678)", else
+    (``body``, None). The passcode is not range-checked here."""
+    m = ID_SUFFIX.match(body)
+    if m:
+        return m.group(1), int(m.group(2))
+    return body, None
+
+
+def find_count(text: str) -> tuple[int, str, tuple[int, int]] | None:
+    """(count, name, span of the count in ``text``) of a card line body, or None when no
+    count is written.
 
     A count after the name wins over a number before it: in "7 Colored Fish x2" the 7 is
     part of the name.
     """
-    for rx, ci, ni in _COUNT_FORMS:
+    for rx, ci, ni in COUNT_FORMS:
         m = rx.match(text)
         if m:
-            return int(m.group(ci)), m.group(ni).strip()
+            return int(m.group(ci)), m.group(ni).strip(), m.span(ci)
     return None
+
+
+def split_count(text: str) -> tuple[int, str] | None:
+    """(count, name) of a card line, or None when no count is written (count 1)."""
+    got = find_count(text)
+    return (got[0], got[1]) if got else None
+
+
+def format_line(count: int, name: str, card_id: int | None = None) -> str:
+    """A card line: "N Name", "N Name (passcode)" when ``card_id`` is pinned, "N passcode"
+    when there is no name."""
+    if not name:
+        return f"{count} {card_id:08d}" if card_id is not None else str(count)
+    return f"{count} {name} ({card_id:08d})" if card_id is not None else f"{count} {name}"
 
 
 def whole_name(raw: str) -> str | None:
@@ -156,11 +217,11 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             if not deck.entries():
                 deck.comments.append(s)
             continue
-        t = _BULLET.sub("", fold(s))
+        t = strip_bullet(fold(s))
         pinned: int | None = None
-        m = _ID_SUFFIX.match(t)
-        if m and int(m.group(2)) <= UINT32_MAX:
-            t, pinned = m.group(1), int(m.group(2))
+        bare, pin = split_pin(t)
+        if pin is not None and pin <= UINT32_MAX:
+            t, pinned = bare, pin
         got = split_count(t)
         count, name = got if got else (1, t)
         if count < 1:

@@ -1,0 +1,138 @@
+"""Deck files as read for editing: kind detection, loading with the file's encoding and
+layout (``DeckFile``), empty files of each kind, and the all-or-nothing save."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckcheck.model import Deck
+
+#: The file kinds deck editing knows.
+KINDS = ("ydk", "ydke", "text")
+
+_FORMAT_COMMENT = re.compile(r"\s*#\s*format\s*[:=]?\s*([A-Za-z0-9_.-]+)\s*$", re.IGNORECASE)
+
+
+@dataclass
+class DeckFile:
+    """A deck file as read for editing: its text, how it was encoded, and the parsed deck
+    (text-list names resolved to passcodes)."""
+
+    path: Path
+    kind: str  # ydk | ydke | text
+    lines: list[str]
+    newline: str = "\n"
+    trailing_newline: bool = True
+    encoding: str = "utf-8"
+    bom: bool = False
+    deck: Deck = field(default_factory=lambda: Deck(source=""))
+    format_hint: str | None = None  # from a "#format tcg" header comment
+
+    @property
+    def text(self) -> str:
+        body = self.newline.join(self.lines)
+        if self.trailing_newline and self.lines:
+            body += self.newline
+        return ("\ufeff" if self.bom else "") + body
+
+
+def format_hint(lines: Iterable[str]) -> str | None:
+    """The format a "#format tcg" comment before the first card names, if any."""
+    for line in lines:
+        s = line.strip()
+        if not s:
+            continue
+        m = _FORMAT_COMMENT.match(s)
+        if m:
+            return m.group(1).lower()
+        if not s.startswith(("#", "!")):
+            return None
+    return None
+
+
+def format_id_for(df: DeckFile | None, asked: str | None) -> str:
+    """The format a deck command works in: the one asked for, else the file's "#format"
+    line, else tcg."""
+    return asked or (df.format_hint if df is not None else None) or "tcg"
+
+
+def parse_text(path: Path, text: str, kind: str | None, index: Any, db: Any) -> Deck:
+    from deckcheck import decks
+    from deckcheck.decks.resolve import resolve_deck
+
+    deck = decks.read_string(text, source=str(path), kind=kind)
+    if deck.kind == "text" and any(e.card_id is None and e.query for e in deck.entries()):
+        deck = resolve_deck(deck, db, index)
+    return deck
+
+
+def load(path: str | Path, db: Any, index: Any) -> DeckFile:
+    """Read a deck file for editing (InputError when it cannot be read at all)."""
+    from deckcheck.decks.source import decode, read_path_bytes, split_lines
+
+    p = Path(path)
+    data = read_path_bytes(p)
+    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
+    bom = data.startswith(b"\xef\xbb\xbf")
+    text = decode(data, str(p))
+    deck = parse_text(p, text, None, index, db)
+    newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
+    lines = split_lines(text, str(p))
+    return DeckFile(
+        path=p,
+        kind=deck.kind,
+        lines=lines if deck.kind != "ydke" else [text.strip()],
+        newline=newline,
+        trailing_newline=text.endswith(("\n", "\r")) or deck.kind == "ydke",
+        encoding=encoding,
+        bom=bom,
+        deck=deck,
+        format_hint=format_hint(lines),
+    )
+
+
+def new_text(kind: str, format_id: str | None = None) -> str:
+    """The text of an empty deck file of ``kind`` (ydk, ydke, text)."""
+    note = [f"#format {format_id}"] if format_id else []
+    if kind == "ydke":
+        return "ydke://!!!\n"
+    if kind == "text":
+        return "\n".join([*note, "Main Deck", "", "Extra Deck", "", "Side Deck"]) + "\n"
+    return "\n".join(["#created by deckcheck", *note, "#main", "#extra", "!side"]) + "\n"
+
+
+def kind_for_path(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    return {".txt": "text", ".ydke": "ydke"}.get(suffix, "ydk")
+
+
+def create(path: str | Path, format_id: str | None = None, *, force: bool = False,
+           note: Callable[[str], None] | None = None) -> tuple[str, str | None]:  # fmt: skip
+    """Write an empty deck file, its kind following the name (.txt text, .ydke link, else
+    .ydk); returns (kind, format written). A ydke:// link cannot hold the format: ``note``
+    is told and none is written. InputError when the file exists (unless ``force``)."""
+    import os
+
+    from deckcheck.decks.write import write_atomic
+    from deckcheck.errors import InputError
+
+    if os.path.exists(path) and not force:
+        raise InputError("already exists (use --force to overwrite it)", where=str(path))
+    kind = kind_for_path(path)
+    if kind == "ydke" and format_id:
+        if note is not None:
+            note("a ydke:// file cannot hold the format; not written")
+        format_id = None
+    write_atomic(path, new_text(kind, format_id))
+    return kind, format_id
+
+
+def save(df: DeckFile) -> None:
+    """Write the edited file all or nothing (temp file + ``os.replace``)."""
+    from deckcheck.decks.write import write_atomic
+
+    write_atomic(df.path, df.text, encoding=df.encoding)

@@ -1,0 +1,55 @@
+"""A deck-editing session: the card database, lookup index, date and format that the
+``deck`` commands (or a library user) load, resolve, edit and check a deck file with."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from deckcheck.deckedit.cards import card_in_deck, resolve_card
+from deckcheck.deckedit.check import Check, Checked, check, checked_edit
+from deckcheck.deckedit.files import DeckFile, format_id_for, load
+from deckcheck.deckedit.operations import Change
+
+
+class Session:
+    """Loads deck files, resolves CARD arguments and runs checked edits in one format."""
+
+    def __init__(self, db: Any, index: Any, date: dt.date, format_id: str | None = None):
+        self.db = db
+        self.index = index
+        self.date = date
+        self.format_id = format_id
+
+    def fmt(self, df: DeckFile | None = None) -> Any:
+        """The format asked for, else the file's "#format" line, else tcg."""
+        from deckcheck.formats import get_format
+
+        return get_format(format_id_for(df, self.format_id))
+
+    def load(self, path: str | Path) -> DeckFile:
+        return load(path, self.db, self.index)
+
+    def card(self, query: str) -> int:
+        """The passcode CARD names (``NotResolved`` with candidates when it names none)."""
+        return resolve_card(query, self.db, self.index)
+
+    def card_in(self, df: DeckFile, query: str) -> int:
+        """The card an edit of ``df`` is about (a passcode in the deck is always itself)."""
+        return card_in_deck(query, df.deck, self.db, self.index)
+
+    def names(self, lang: str) -> Callable[[int], str] | None:
+        """Card names in ``lang`` for findings (None: the report's own English names)."""
+        return (lambda cid: self.db.name(cid, lang)) if lang != "en" else None
+
+    def check(self, df: DeckFile, fmt: Any, lang: str = "en") -> Check:
+        return check(df.deck, fmt, self.db, self.date, names=self.names(lang))
+
+    def edit(self, df: DeckFile, fmt: Any, op: Callable[[Any], Change],
+             lang: str = "en") -> Checked:  # fmt: skip
+        """Run ``op(format on the date)`` on ``df`` between two checks; nothing is saved."""
+        on = fmt.at(self.date)
+        return checked_edit(lambda: df.deck, lambda: op(on), fmt, self.db, self.date,
+                            names=self.names(lang))  # fmt: skip
