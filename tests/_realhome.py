@@ -50,9 +50,10 @@ def build_full_home(
     (cards.cdb + every locale) and, by default, the ProjectIgnis lists.
 
     ``lists`` replaces the list files: batches imported one after the other (a later batch
-    replaces an earlier one's list of the same family and date); ``cards_db`` copies an already-built ``cards.sqlite3`` instead of importing
-    the card files again. The lists are imported with this home's database installed, so
-    their ids are canonical (alternate artworks merged) as they are for a real user.
+    replaces an earlier one's list of the same family and date). ``cards_db`` copies an
+    already-built ``cards.sqlite3`` instead of importing the card files again. The lists are
+    imported with this home's database installed, so their ids are canonical (alternate
+    artworks merged) as they are for a real user.
     """
     from deckcheck.carddb.importer import import_files
     from deckcheck.formats.importer import import_lflists

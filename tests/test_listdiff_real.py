@@ -7,7 +7,6 @@ own, not from deckcheck's importer.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any

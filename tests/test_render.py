@@ -11,7 +11,6 @@ import csv
 import datetime as dt
 import io
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 
 from deckcheck import render
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
-from deckcheck.model import Banlist, Deck, DeckEntry, Finding
+from deckcheck.model import SECTIONS, Banlist, Deck, DeckEntry, Finding
 from deckcheck.render.github import escape_data, escape_property
 from deckcheck.report import DeckReport, Summary, exit_code
 from deckcheck.validate import unreadable, validate_deck
@@ -36,7 +35,7 @@ def _deck(
 ) -> Deck:
     deck = Deck(source=source)
     line = 0
-    for section, ids in (("main", main), ("extra", extra), ("side", side)):
+    for section, ids in zip(SECTIONS, (main, extra, side), strict=True):
         line += 1  # the section marker
         for cid in ids:
             line += 1
