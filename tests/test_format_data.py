@@ -409,7 +409,8 @@ def test_lists_through_the_store() -> None:
     ):
         got = store.in_force(fam, dt.date(2026, 1, 1))
         assert got is not None and got.effective == dt.date.fromisoformat(day)
-    assert store.in_force("dm6", dt.date(2026, 1, 1)).limit_of(55144522) == 1
+    dm6 = store.in_force("dm6", dt.date(2026, 1, 1))
+    assert dm6 is not None and dm6.limit_of(55144522) == 1
     assert store.in_force("entry-duel", dt.date(2015, 4, 30)) is None
 
 
