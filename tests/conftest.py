@@ -35,33 +35,37 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 GoldenCheck = Callable[[Path, str], None]
 
 
-@pytest.fixture
-def golden(request: pytest.FixtureRequest) -> GoldenCheck:
-    """``golden(path, output)``: the suite's one golden-file check.
+def check_golden(path: Path, output: str, *, update: bool) -> None:
+    """The suite's one golden-file check (the ``golden`` fixture passes ``update``).
 
     Normally the output must equal the committed file. With ``--update-golden`` a differing
     (or missing) file is rewritten and the test fails with "golden file updated, re-run", so
     an update never passes by comparing a file with itself.
     """
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    if old == output:
+        return
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(output, encoding="utf-8")
+        pytest.fail(f"golden file {path.name} updated, re-run without --update-golden "
+                    "and review the diff", pytrace=False)
+    if old is None:
+        pytest.fail(f"golden file {path} is missing: run pytest --update-golden", pytrace=False)
+    diff = "".join(difflib.unified_diff(
+        old.splitlines(keepends=True), output.splitlines(keepends=True),
+        fromfile=f"{path.name} (golden)", tofile="output", n=2))
+    pytest.fail(f"output differs from golden file {path.name} (pytest --update-golden "
+                f"rewrites it after a deliberate change):\n{diff}", pytrace=False)
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> GoldenCheck:
+    """``golden(path, output)``: check_golden with this run's ``--update-golden``."""
     update = bool(request.config.getoption("--update-golden"))
 
     def check(path: Path, output: str) -> None:
-        old = path.read_text(encoding="utf-8") if path.is_file() else None
-        if old == output:
-            return
-        if update:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(output, encoding="utf-8")
-            pytest.fail(f"golden file {path.name} updated, re-run without --update-golden "
-                        "and review the diff", pytrace=False)
-        if old is None:
-            pytest.fail(f"golden file {path} is missing: run pytest --update-golden",
-                        pytrace=False)
-        diff = "".join(difflib.unified_diff(
-            old.splitlines(keepends=True), output.splitlines(keepends=True),
-            fromfile=f"{path.name} (golden)", tofile="output", n=2))
-        pytest.fail(f"output differs from golden file {path.name} (pytest --update-golden "
-                    f"rewrites it after a deliberate change):\n{diff}", pytrace=False)
+        check_golden(path, output, update=update)
 
     return check
 

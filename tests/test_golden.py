@@ -1,45 +1,42 @@
-"""The suite's golden-file convention (tests/conftest.py ``golden``): a difference fails,
-``--update-golden`` rewrites the file and still fails, and only a re-run passes."""
+"""The suite's golden-file convention (tests/conftest.py ``check_golden``): a difference
+fails, ``--update-golden`` rewrites the file and still fails, and only a re-run passes."""
 
 from __future__ import annotations
 
-import pytest
-
-pytest_plugins = ["pytester"]
-
-INNER = """
 from pathlib import Path
 
-def test_out(golden):
-    golden(Path(__file__).parent / "out.golden", Path("output.txt").read_text())
-"""
+import pytest
+
+from tests.conftest import check_golden
 
 
-def test_golden_convention(pytester: pytest.Pytester) -> None:
-    pytester.makeconftest("from tests.conftest import golden, pytest_addoption  # noqa: F401")
-    pytester.makepyfile(test_inner=INNER)
-    (pytester.path / "output.txt").write_text("new output\n")
-    golden = pytester.path / "out.golden"
+def test_missing_file_fails(tmp_path: Path) -> None:
+    with pytest.raises(pytest.fail.Exception, match=r"out\.golden is missing"):
+        check_golden(tmp_path / "out.golden", "new output\n", update=False)
+    assert not (tmp_path / "out.golden").exists()
 
-    def run(*args: str) -> pytest.RunResult:
-        return pytester.runpytest("-p", "no:cacheprovider", *args)
 
-    res = run()
-    res.assert_outcomes(failed=1)
-    res.stdout.fnmatch_lines(["*golden file*out.golden is missing*"])
-    assert not golden.exists()
-
+def test_difference_fails_with_a_diff(tmp_path: Path) -> None:
+    golden = tmp_path / "out.golden"
     golden.write_text("old output\n")
-    res = run()
-    res.assert_outcomes(failed=1)
-    res.stdout.fnmatch_lines(["*differs from golden file out.golden*", "*-old output*",
-                              "*+new output*"])
+    with pytest.raises(pytest.fail.Exception, match="differs from golden file out.golden") as e:
+        check_golden(golden, "new output\n", update=False)
+    assert "-old output" in str(e.value) and "+new output" in str(e.value)
     assert golden.read_text() == "old output\n"
 
-    res = run("--update-golden")
-    res.assert_outcomes(failed=1)  # never passes in the run that wrote the file
-    res.stdout.fnmatch_lines(["*golden file out.golden updated, re-run*"])
-    assert golden.read_text() == "new output\n"
-    run().assert_outcomes(passed=1)
-    # Nothing to update: --update-golden compares with the committed file and passes.
-    run("--update-golden").assert_outcomes(passed=1)
+
+def test_update_writes_then_fails_and_the_rerun_passes(tmp_path: Path) -> None:
+    golden = tmp_path / "sub" / "out.golden"
+    for before in (None, "old output\n"):
+        if before is not None:
+            golden.write_text(before)
+        with pytest.raises(pytest.fail.Exception, match="golden file out.golden updated, re-run"):
+            check_golden(golden, "new output\n", update=True)  # never passes when it wrote
+        assert golden.read_text() == "new output\n"
+        check_golden(golden, "new output\n", update=False)  # the re-run passes
+        check_golden(golden, "new output\n", update=True)  # nothing to update: a real compare
+
+
+def test_the_fixture_reads_the_option(pytestconfig: pytest.Config) -> None:
+    # The one switch is a registered pytest option (an unknown one raises ValueError).
+    assert pytestconfig.getoption("--update-golden") in (True, False)
