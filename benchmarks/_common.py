@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import platform
@@ -14,32 +15,25 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 RESULTS = HERE / "results"
-DEFAULT_DATA = HERE.parent.parent / "shared" / "data"
+DEFAULT_DATA = REPO.parent / "shared" / "data"
 
 
-def build_full_home(data: Path, home: Path) -> None:
-    """Card database (cards.cdb + every locale) and the ProjectIgnis lists, as a user has them.
 
-    The lists are imported with that home's database installed so their ids are canonical
-    (alternate artworks merged), the same way ``tests/conftest.py`` builds ``real_home``.
-    """
-    from deckcheck.carddb.importer import import_files
-    from deckcheck.formats.importer import import_lflists
+def _realhome() -> Any:
+    """tests/_realhome.py, loaded by its path: the benchmarks build their data homes with the
+    tests' recipe, without putting the repository on sys.path (which would change which
+    deckcheck the in-process benchmarks import, but not the one their subprocesses run)."""
+    spec = importlib.util.spec_from_file_location("_realhome", REPO / "tests" / "_realhome.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
-    cdbs = [data / "cards" / "cards.cdb", *sorted((data / "locales").glob("*/cards.cdb"))]
-    import_files(cdbs, db_path=home / "cards.sqlite3")
-    pi = data / "banlists" / "projectignis-lflists"
-    confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
-    saved = os.environ.get("DECKCHECK_HOME")
-    os.environ["DECKCHECK_HOME"] = str(home)
-    try:
-        import_lflists(confs, dest=home / "banlists")
-    finally:
-        if saved is None:
-            os.environ.pop("DECKCHECK_HOME", None)
-        else:
-            os.environ["DECKCHECK_HOME"] = saved
+
+#: ``build_full_home(data, home)``: the full card database and the ProjectIgnis lists.
+build_full_home: Callable[..., Path] = _realhome().build_full_home
 
 
 def machine() -> dict[str, Any]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,53 @@ def _shared_data() -> Path | None:
         if (c / "cards" / "cards.cdb").is_file():
             return c
     return None
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite the golden files that differ from the output, then fail those tests "
+        "(re-run without the option and review the diff)",
+    )
+
+
+GoldenCheck = Callable[[Path, str], None]
+
+
+def check_golden(path: Path, output: str, *, update: bool) -> None:
+    """The suite's one golden-file check (the ``golden`` fixture passes ``update``).
+
+    Normally the output must equal the committed file. With ``--update-golden`` a differing
+    (or missing) file is rewritten and the test fails with "golden file updated, re-run", so
+    an update never passes by comparing a file with itself.
+    """
+    old = path.read_text(encoding="utf-8") if path.is_file() else None
+    if old == output:
+        return
+    if update:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(output, encoding="utf-8")
+        pytest.fail(f"golden file {path.name} updated, re-run without --update-golden "
+                    "and review the diff", pytrace=False)
+    if old is None:
+        pytest.fail(f"golden file {path} is missing: run pytest --update-golden", pytrace=False)
+    diff = "".join(difflib.unified_diff(
+        old.splitlines(keepends=True), output.splitlines(keepends=True),
+        fromfile=f"{path.name} (golden)", tofile="output", n=2))
+    pytest.fail(f"output differs from golden file {path.name} (pytest --update-golden "
+                f"rewrites it after a deliberate change):\n{diff}", pytrace=False)
+
+
+@pytest.fixture
+def golden(request: pytest.FixtureRequest) -> GoldenCheck:
+    """``golden(path, output)``: check_golden with this run's ``--update-golden``."""
+    update = bool(request.config.getoption("--update-golden"))
+
+    def check(path: Path, output: str) -> None:
+        check_golden(path, output, update=update)
+
+    return check
 
 
 SHARED_DATA = _shared_data()
@@ -56,27 +105,9 @@ def real_home_dir(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -
 
     Tests must treat it as read-only; copy it when a test changes data.
     """
-    from deckcheck.carddb.importer import import_files
-    from deckcheck.formats.importer import import_lflists
+    from tests._realhome import build_full_home
 
-    home = tmp_path_factory.mktemp("real-home")
-    cdbs = [shared_data / "cards" / "cards.cdb"]
-    cdbs += sorted((shared_data / "locales").glob("*/cards.cdb"))
-    import_files(cdbs, db_path=home / "cards.sqlite3")
-    pi = shared_data / "banlists" / "projectignis-lflists"
-    confs = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
-    # Import the lists with this home's card database installed, so that their ids are
-    # canonical (alternate artworks merged) as they are for a user who installed both.
-    saved = os.environ.get("DECKCHECK_HOME")
-    os.environ["DECKCHECK_HOME"] = str(home)
-    try:
-        import_lflists(confs, dest=home / "banlists")
-    finally:
-        if saved is None:
-            os.environ.pop("DECKCHECK_HOME", None)
-        else:
-            os.environ["DECKCHECK_HOME"] = saved
-    return home
+    return build_full_home(shared_data, tmp_path_factory.mktemp("real-home"))
 
 
 @pytest.fixture

@@ -25,12 +25,9 @@ HARPIE_LADY, HARPIE_LADY_1 = 76812113, 91932350
 
 
 @pytest.fixture(scope="module")
-def real_db_path(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """cards.cdb + every locale file imported once for this module (read-only for tests)."""
-    out = tmp_path_factory.mktemp("carddb-real") / "cards.sqlite3"
-    cdbs = [shared_data / "cards" / "cards.cdb", *sorted(shared_data.glob("locales/*/cards.cdb"))]
-    importer.import_files(cdbs, db_path=out)
-    return out
+def real_db_path(real_home_dir: Path) -> Path:
+    """cards.cdb + every locale file, imported once per session (read-only for tests)."""
+    return real_home_dir / "cards.sqlite3"
 
 
 @pytest.fixture(scope="module")

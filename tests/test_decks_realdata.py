@@ -39,6 +39,8 @@ def _manifest(shared: Path) -> dict[str, tuple[int, int, int] | None]:
 def real_decks(shared_data: Path) -> list[tuple[str, Deck]]:
     root = shared_data / "decks"
     paths = sorted(root.glob("*/*.ydk"))
+    # Every test below loops over these: an empty (or half) folder must fail, not pass.
+    assert len(paths) == 209, f"{len(paths)} decks in {root}, MANIFEST.tsv lists 209"
     return [(p.relative_to(root).as_posix(), decks.read_path(p)) for p in paths]
 
 
@@ -50,7 +52,6 @@ def test_every_real_deck_reads_with_manifest_counts(
     shared_data: Path, real_decks: list[tuple[str, Deck]]
 ) -> None:
     manifest = _manifest(shared_data)
-    assert len(real_decks) == 209
     assert set(manifest) == {name for name, _ in real_decks}
     checked = 0
     for name, deck in real_decks:

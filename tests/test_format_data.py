@@ -174,12 +174,17 @@ def _load(path: Path) -> Any:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
+# Both never come back empty: a loop or a parametrization over nothing would pass.
 def _format_files() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(FORMATS_DIR.glob("*.yaml"))}
+    found = {p.stem: p for p in sorted(FORMATS_DIR.glob("*.yaml"))}
+    assert len(found) >= len(EXPECTED), f"format files missing from {FORMATS_DIR}"
+    return found
 
 
 def _list_files() -> list[Path]:
-    return sorted(p for p in BANLISTS.glob("*/*.yaml") if p.parent.name != "formats")
+    found = sorted(p for p in BANLISTS.glob("*/*.yaml") if p.parent.name != "formats")
+    assert len(found) >= 4, f"list files missing from {BANLISTS}"  # dm5, dm6, dmi, entry-duel
+    return found
 
 
 def _resolved(fid: str, raw: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -284,10 +289,9 @@ def test_date_dependent_rules(raw_formats: dict[str, dict[str, Any]]) -> None:
 
 
 def test_formats_through_the_loader() -> None:
-    formats = pytest.importorskip("deckcheck.formats")
-    if not hasattr(formats, "load_formats"):
-        pytest.skip("deckcheck.formats.load_formats not built yet")
-    loaded = formats.load_formats()
+    from deckcheck.formats import load_formats
+
+    loaded = load_formats()
     assert set(EXPECTED) <= set(loaded)
     dl = loaded["duel-links"]
     assert dl.at(dt.date(2018, 1, 1)).extra.max == 5
@@ -346,15 +350,22 @@ def test_list_cards_exist_in_real_database_under_that_name(shared_data: Path) ->
 def test_seed_names_are_quoted_from_the_cited_seed_line(shared_data: Path) -> None:
     seed = (shared_data.parent / "seeds" / "001_40b3a369326313b4.txt").read_text(encoding="utf-8")
     seed_lines = seed.splitlines()
+    checked = 0
     for fam in ("dm5", "dm6", "dmi"):
-        for path in (BANLISTS / fam).glob("*.yaml"):
-            for e in _load(path)["entries"]:
-                line = seed_lines[e["seed_line"] - 1]
-                assert line.startswith(fam.upper()), f"{e['seed_line']} is not a {fam} line"
-                assert e["seed_name"] in re.split(r"[：、。]", line), (fam, e)
+        (path,) = (BANLISTS / fam).glob("*.yaml")  # one shipped list per seed family
+        entries = _load(path)["entries"]
+        assert entries, path
+        for e in entries:
+            line = seed_lines[e["seed_line"] - 1]
+            assert line.startswith(fam.upper()), f"{e['seed_line']} is not a {fam} line"
+            assert e["seed_name"] in re.split(r"[：、。]", line), (fam, e)
+            checked += 1
+    assert checked == 38 + 39 + 40  # the sizes test_seed_list_contents pins
     text = (shared_data.parent / "seeds" / "004_020f870f596f678f.txt").read_text(encoding="utf-8")
     text_lines = text.splitlines()
-    for e in _load(BANLISTS / "entry-duel" / "2015-05-01.yaml")["entries"]:
+    entries = _load(BANLISTS / "entry-duel" / "2015-05-01.yaml")["entries"]
+    assert entries
+    for e in entries:
         assert f"《{e['seed_name']}》" in text_lines[e["seed_line"] - 1]
 
 
@@ -386,10 +397,10 @@ def test_seed_list_contents() -> None:
 
 
 def test_lists_through_the_store() -> None:
-    store_mod = pytest.importorskip("deckcheck.formats.store")
+    from deckcheck.formats.store import ListStore
     from deckcheck.paths import builtin_banlists_dir
 
-    store = store_mod.ListStore([builtin_banlists_dir()])
+    store = ListStore([builtin_banlists_dir()])
     for fam, day in (
         ("dm5", "2001-07-01"),
         ("dm6", "2002-07-01"),
@@ -398,7 +409,8 @@ def test_lists_through_the_store() -> None:
     ):
         got = store.in_force(fam, dt.date(2026, 1, 1))
         assert got is not None and got.effective == dt.date.fromisoformat(day)
-    assert store.in_force("dm6", dt.date(2026, 1, 1)).limit_of(55144522) == 1
+    dm6 = store.in_force("dm6", dt.date(2026, 1, 1))
+    assert dm6 is not None and dm6.limit_of(55144522) == 1
     assert store.in_force("entry-duel", dt.date(2015, 4, 30)) is None
 
 
@@ -420,7 +432,9 @@ def test_sample_ids_cover_lists_and_examples() -> None:
     for path in _list_files():
         missing = {e["id"] for e in _load(path)["entries"]} - listed
         assert not missing, f"{path.name}: add {sorted(missing)} to {SEED_IDS.name}"
-    for deck in EXAMPLES.rglob("*.ydk"):
+    examples = sorted(EXAMPLES.rglob("*.ydk"))
+    assert len(examples) >= 4  # dm6 and speed-ocg, legal and illegal
+    for deck in examples:
         missing = _ids_in(deck) - listed
         assert not missing, f"{deck.name}: add {sorted(missing)} to {SEED_IDS.name}"
     sample = _load(REPO / "card_db" / "sample.yaml")

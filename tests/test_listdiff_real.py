@@ -7,7 +7,6 @@ own, not from deckcheck's importer.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from deckcheck.commands.banlist_diff import diff, history
+from tests._realhome import build_full_home, ygopro_lists
+from tests.conftest import GoldenCheck
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "listdiff"
 GOLDEN = FIXTURES / "golden"
@@ -131,14 +132,10 @@ def test_diff_names_in_another_language(real_home: Path, db: Any) -> None:
     assert names[SPLASH_MAGE] != "Splash Mage"
 
 
-def test_diff_markdown_golden(real_home: Path) -> None:
+def test_diff_markdown_golden(real_home: Path, golden: GoldenCheck) -> None:
     code, out, _ = run(diff, ["2025.04 TCG", "2025.09 TCG", "-o", "markdown"])
     assert code == 0
-    golden = GOLDEN / "tcg-2025.04-2025.09.md"
-    if os.environ.get("DECKCHECK_UPDATE_GOLDEN"):
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(out, encoding="utf-8")
-    assert out == golden.read_text(encoding="utf-8")
+    golden(GOLDEN / "tcg-2025.04-2025.09.md", out)
     # Structure an announcement needs, independent of the golden file's exact text.
     assert out.startswith("## Forbidden & Limited list changes: 2025.09 TCG\n")
     assert "### Newly Forbidden (4)" in out
@@ -277,29 +274,17 @@ def test_history_ambiguous_name_lists_candidates(real_home: Path) -> None:
 # --------------------------------------------------------------------------- YGOPro history
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def ygopro_home_dir(
     real_home_dir: Path, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Path:
     """A home with the real card database and the Fluorohydride TCG/OCG lists (2011–2026)."""
-    import shutil
-
-    from deckcheck.formats.importer import import_lflists
-
-    home = tmp_path_factory.mktemp("ygopro-home")
-    shutil.copy2(real_home_dir / "cards.sqlite3", home / "cards.sqlite3")
-    saved = os.environ.get("DECKCHECK_HOME")
-    os.environ["DECKCHECK_HOME"] = str(home)  # the importer canonicalizes with this db
-    try:
-        for kind in ("TCG", "OCG"):
-            folder = shared_data / "banlists" / "fluorohydride-ygopro" / kind
-            import_lflists(sorted(folder.glob("*.lflist.conf")))
-    finally:
-        if saved is None:
-            os.environ.pop("DECKCHECK_HOME", None)
-        else:
-            os.environ["DECKCHECK_HOME"] = saved
-    return home
+    return build_full_home(
+        shared_data,
+        tmp_path_factory.mktemp("ygopro-home"),
+        lists=[ygopro_lists(shared_data, "TCG"), ygopro_lists(shared_data, "OCG")],
+        cards_db=real_home_dir / "cards.sqlite3",
+    )
 
 
 @pytest.fixture

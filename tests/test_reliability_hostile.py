@@ -305,16 +305,34 @@ def test_unreadable_deck_simulated(
     assert "permission denied" in out
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
-def test_unreadable_deck_chmod(
-    tiny_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+# Root reads a file whatever its mode (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH): as root the
+# check runs in a process that has dropped both capabilities, so it is a real EACCES too.
+DROP_FILE_READ_CAPS = [
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search",
+    "--inh-caps=-dac_override,-dac_read_search",
+]
+
+
+def test_unreadable_deck_chmod(tiny_home: Path, tmp_path: Path) -> None:
     p = tmp_path / "locked.ydk"
     shutil.copy(OK_DECK, p)
     p.chmod(0)
-    rc, out, err = run(capsys, str(p), str(OK_DECK))
-    _deck_report(rc, out, err, str(p))
-    assert "permission denied" in out
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.fail("running as root: setpriv (util-linux) is needed to drop the "
+                        "capability that lets root read a mode-0 file")
+        prefix = DROP_FILE_READ_CAPS
+    cmd = [sys.executable, "-m", "deckcheck", "validate", "--date", "2021-01-01"]
+    proc = subprocess.run([*prefix, *cmd, str(p), str(OK_DECK)], capture_output=True,
+                          text=True, timeout=120, check=False)
+    _deck_report(proc.returncode, proc.stdout, proc.stderr, str(p))
+    assert "permission denied" in proc.stdout
+    p.chmod(0o644)  # the same run on the readable file: the denial above was the mode's
+    proc = subprocess.run([*prefix, *cmd, str(p)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert "permission denied" not in proc.stdout, proc.stdout
 
 
 def test_file_names_that_are_not_utf8(tiny_home: Path, tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Renderers: golden output per kind from one set of reports, escaping, JSON shape, exit codes.
 
 Regenerate the golden files after a deliberate output change with
-``DECKCHECK_UPDATE_GOLDEN=1 python -m pytest tests/test_render.py``.
+``python -m pytest tests/test_render.py --update-golden`` (the suite's one switch, see the
+``golden`` fixture in tests/conftest.py), then re-run without it.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import csv
 import datetime as dt
 import io
 import json
-import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,14 +18,14 @@ import pytest
 
 from deckcheck import render
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
-from deckcheck.model import Banlist, Deck, DeckEntry, Finding
+from deckcheck.model import SECTIONS, Banlist, Deck, DeckEntry, Finding
 from deckcheck.render.github import escape_data, escape_property
 from deckcheck.report import DeckReport, Summary, exit_code
 from deckcheck.validate import unreadable, validate_deck
+from tests.conftest import GoldenCheck
 from tests.test_rules import BASE, CARDS, FILLERS
 
 GOLDEN = Path(__file__).parent / "golden"
-UPDATE = os.environ.get("DECKCHECK_UPDATE_GOLDEN") == "1"
 LIST = Banlist("2026.05 TEST", "test", dt.date(2026, 5, 18), limits={23434538: 1, 100: 0})
 DATE = dt.date(2026, 6, 1)
 
@@ -35,7 +35,7 @@ def _deck(
 ) -> Deck:
     deck = Deck(source=source)
     line = 0
-    for section, ids in (("main", main), ("extra", extra), ("side", side)):
+    for section, ids in zip(SECTIONS, (main, extra, side), strict=True):
         line += 1  # the section marker
         for cid in ids:
             line += 1
@@ -87,12 +87,9 @@ SUFFIX = {"text": "txt", "json": "json", "github": "txt", "junit": "xml", "csv":
 
 
 @pytest.mark.parametrize("kind", sorted(render.KINDS))
-def test_golden(kind: str) -> None:
+def test_golden(kind: str, golden: GoldenCheck) -> None:
     out, err = run(kind, sample_reports())
-    path = GOLDEN / f"validate.{kind}.{SUFFIX[kind]}"
-    if UPDATE:
-        path.write_text(out, encoding="utf-8")
-    assert out == path.read_text(encoding="utf-8"), f"golden {path.name} differs"
+    golden(GOLDEN / f"validate.{kind}.{SUFFIX[kind]}", out)
     assert err == (
         "4 decks checked (Test Advanced, 2026.05 TEST (effective 2026-05-18), 2026-06-01): "
         "2 legal, 2 illegal, 1 with warnings\n"

@@ -355,14 +355,6 @@ def test_unreachable_server_is_one_clear_error(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- full updates
 
 
-def _have_list_importer() -> bool:
-    try:
-        import deckcheck.formats.importer  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def _build_mirror(shared: Path, root: Path) -> Path:
     """Upstream layout in ``root``, symlinked to ../shared/data files."""
     links: dict[str, Path] = {"ProjectIgnis/BabelCDB/cards.cdb": shared / "cards/cards.cdb"}
@@ -396,7 +388,6 @@ def _snapshot(home: Path) -> dict[str, str]:
 class Installed:
     home: Path
     mirror: Mirror
-    full: bool  # lists installed too (the list importer exists)
     first_out: str
     first_requests: int
 
@@ -414,13 +405,11 @@ def installed(
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     m.url = f"http://127.0.0.1:{srv.server_address[1]}"
-    full = _have_list_importer()
     try:
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("DECKCHECK_HOME", str(home))
             mp.setattr(download, "BACKOFF", 0.0)
             args = ["update", "--source", m.url, "-o", "json"]
-            args += [] if full else ["--only", "cards"]
             from click.testing import CliRunner
 
             from deckcheck.cli import cli
@@ -428,7 +417,7 @@ def installed(
             res = CliRunner().invoke(cli, args, catch_exceptions=False)
             assert res.exit_code == 0, res.output
             first_requests = m.count()
-            yield Installed(home, m, full, res.stdout, first_requests)
+            yield Installed(home, m, res.stdout, first_requests)
     finally:
         srv.shutdown()
         srv.server_close()
@@ -480,9 +469,9 @@ def test_full_update_installs_database_and_records_sources(
     assert main(["db", "info"]) == 0
     text = capsys.readouterr().out
     assert f"{installed.mirror.url}/ProjectIgnis/BabelCDB/cards.cdb  sha256 {babel}" in text
-    if installed.full:
-        lists = list((installed.home / "banlists").rglob("*.yaml"))
-        assert lists, "no lists installed"
+    lists = {p.parent.name for p in (installed.home / "banlists").rglob("*.yaml")}
+    assert {"tcg", "ocg", "goat", "speed", "rush"} <= lists, f"lists installed: {lists}"
+    assert report["lists_updated"] is True
 
 
 def test_second_update_downloads_nothing(
@@ -490,7 +479,7 @@ def test_second_update_downloads_nothing(
 ) -> None:
     before = _snapshot(updated_copy)
     args = ["update", "--source", installed.mirror.url, "-o", "json"]
-    assert main(args + ([] if installed.full else ["--only", "cards"])) == 0
+    assert main(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert installed.mirror.count(200) == 0
     assert installed.mirror.count(304) == installed.first_requests - installed.mirror.count(404)
@@ -560,8 +549,7 @@ def test_dry_run_changes_nothing(
         assert main(["update", "--source", str(changed), "--dry-run", "-o", "json"]) == 0
         out = json.loads(capsys.readouterr().out)
         st = {f["file"]: f["status"] for f in out["files"]}
-        want = "changed" if installed.full else "new"
-        assert st["ProjectIgnis/LFLists/0TCG.lflist.conf"] == want
+        assert st["ProjectIgnis/LFLists/0TCG.lflist.conf"] == "changed"
         assert st["ProjectIgnis/BabelCDB/cards.cdb"] == "unchanged"
         assert out["lists_updated"] is True and out["cards_updated"] is False
         assert _snapshot(updated_copy) == before
@@ -600,8 +588,6 @@ def test_directory_source_installs(
     installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A directory mirror installs; only the changed list is reimported (cards untouched)."""
-    if not installed.full:
-        pytest.skip("deckcheck.formats.importer not available yet")
     changed = installed.mirror.root.parent / "changed-dir"
     shutil.copytree(installed.mirror.root, changed, symlinks=True)
     lf = changed / "ProjectIgnis/LFLists/0TCG.lflist.conf"

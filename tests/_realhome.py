@@ -1,0 +1,70 @@
+"""Builds data homes from ../shared/data: the one recipe the tests and the benchmarks share."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def card_files(data: Path) -> list[Path]:
+    """cards.cdb and every locale's cards.cdb, in import order (English first)."""
+    return [data / "cards" / "cards.cdb", *sorted((data / "locales").glob("*/cards.cdb"))]
+
+
+def projectignis_lists(data: Path) -> list[Path]:
+    """Every dated ProjectIgnis list file (the ``upstream-head`` snapshot left out)."""
+    pi = data / "banlists" / "projectignis-lflists"
+    return sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
+
+
+def ygopro_lists(data: Path, kind: str) -> list[Path]:
+    """The Fluorohydride YGOPro list history of ``kind`` ("TCG" or "OCG", 2011-2026)."""
+    return sorted((data / "banlists" / "fluorohydride-ygopro" / kind).glob("*.lflist.conf"))
+
+
+@contextmanager
+def home_env(home: Path) -> Iterator[None]:
+    """DECKCHECK_HOME pointed at ``home`` for the block, restored afterwards."""
+    saved = os.environ.get("DECKCHECK_HOME")
+    os.environ["DECKCHECK_HOME"] = str(home)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("DECKCHECK_HOME", None)
+        else:
+            os.environ["DECKCHECK_HOME"] = saved
+
+
+def build_full_home(
+    data: Path,
+    home: Path,
+    *,
+    lists: Sequence[Sequence[Path]] | None = None,
+    cards_db: Path | None = None,
+) -> Path:
+    """A data home as a user who installed everything has it: the full card database
+    (cards.cdb + every locale) and, by default, the ProjectIgnis lists.
+
+    ``lists`` replaces the list files: batches imported one after the other (a later batch
+    replaces an earlier one's list of the same family and date). ``cards_db`` copies an
+    already-built ``cards.sqlite3`` instead of importing the card files again. The lists are
+    imported with this home's database installed, so their ids are canonical (alternate
+    artworks merged) as they are for a real user.
+    """
+    from deckcheck.carddb.importer import import_files
+    from deckcheck.formats.importer import import_lflists
+
+    home.mkdir(parents=True, exist_ok=True)
+    db_path = home / "cards.sqlite3"
+    if cards_db is not None:
+        shutil.copy2(cards_db, db_path)
+    else:
+        import_files(card_files(data), db_path=db_path)
+    with home_env(home):
+        for batch in [projectignis_lists(data)] if lists is None else lists:
+            import_lflists(list(batch), dest=home / "banlists")
+    return home
