@@ -81,7 +81,7 @@ def main() -> int:
             setup = build_home(args.data, home)
         env = dict(os.environ)
 
-        from deckcheck.formats.store import ListStore
+        from deckcheck.formats.catalog import ListStore
         from deckcheck.listdiff import card_history, diff_lists, timeline
 
         t0 = time.perf_counter()

@@ -27,7 +27,7 @@ PROBE = """\
 import time
 t0 = time.perf_counter()
 import datetime as dt, sys
-from deckcheck.formats.store import ListStore
+from deckcheck.formats.catalog import ListStore
 s = ListStore.default()
 b = s.in_force("tcg", dt.date(2025, 6, 1))
 t1 = time.perf_counter()

@@ -67,7 +67,8 @@ def differences(a: Any, b: Any, where: str = "") -> list[str]:
     if isinstance(a, list):
         if len(a) != len(b):
             return [f"{where}: {len(a)} items != {len(b)}"]
-        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{where}[{i}]")]
+        pairs = enumerate(zip(a, b, strict=True))
+        return [d for i, (x, y) in pairs for d in differences(x, y, f"{where}[{i}]")]
     return [] if a == b else [f"{where}: {a!r} != {b!r}"]
 
 

@@ -74,7 +74,7 @@ def _size(r: Any) -> str:
 
 def format_rows(date: dt.date, format_files: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Every known format as on ``date``: sizes, copies, family and the list in force."""
-    from deckcheck.formats.store import ListStore, load_formats
+    from deckcheck.formats.catalog import ListStore, load_formats
 
     store = ListStore.default()
     rows: list[dict[str, Any]] = []
@@ -101,7 +101,7 @@ def card_statuses(
     that passcode is read first, then the canonical card (EDOPro's order).
     """
     try:
-        from deckcheck.formats.store import ListStore
+        from deckcheck.formats.catalog import ListStore
     except ImportError:
         return [], "list status unavailable: the list store is not installed"
     try:

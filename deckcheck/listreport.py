@@ -56,7 +56,7 @@ def list_names(*lists: Banlist) -> dict[int, str]:
 
 
 def default_store() -> Any:
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
 
     return ListStore.default()
 

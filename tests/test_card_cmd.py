@@ -109,7 +109,7 @@ class FakeStore:
 def test_show_status_in_the_newest_list_of_each_family(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from deckcheck.formats import store
+    from deckcheck.formats import catalog as store
 
     monkeypatch.setattr(store.ListStore, "default", classmethod(lambda cls: FakeStore()))
     info = json.loads(run("show", "Maxx C", "--output", "json").stdout)
@@ -126,7 +126,7 @@ def test_a_broken_list_store_is_a_note_not_a_failure(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from deckcheck.errors import DataError
-    from deckcheck.formats import store
+    from deckcheck.formats import catalog as store
 
     def broken(cls: Any) -> Any:
         raise DataError("entries[3]: bad limit", where="ocg/2023-01-01.yaml")

@@ -397,7 +397,7 @@ def test_seed_list_contents() -> None:
 
 
 def test_lists_through_the_store() -> None:
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.paths import builtin_banlists_dir
 
     store = ListStore([builtin_banlists_dir()])

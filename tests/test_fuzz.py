@@ -29,7 +29,7 @@ from deckcheck.cli import main
 from deckcheck.decks import ydke
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.formats import lflist
-from deckcheck.formats.store import load_formats, load_list_file
+from deckcheck.formats.catalog import load_formats, load_list_file
 from deckcheck.model import Banlist, Deck
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
 

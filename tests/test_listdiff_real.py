@@ -80,7 +80,7 @@ def db(real_home: Path) -> Any:
 
 
 def test_consecutive_tcg_diffs_match_the_files(shared_data: Path, db: Any) -> None:
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.listdiff import diff_lists
 
     store = ListStore.default()
@@ -321,7 +321,7 @@ def test_history_over_the_ygopro_lists_maxx_c(
 
 def test_diff_over_every_consecutive_ygopro_ocg_pair(ygopro_home: Path, shared_data: Path) -> None:
     from deckcheck.carddb import open_db
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.listdiff import diff_lists
 
     db = open_db()

@@ -48,7 +48,7 @@ Examples:
 @output_option()
 def list_cmd(family: str | None, output: str) -> int:
     """Installed lists, oldest first per family."""
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.listinfo import list_rows
     from deckcheck.render.banlist import list_summary, list_text
 
@@ -84,7 +84,7 @@ Examples:
 )
 def show(ref: str, date_text: str | None, lang: str, output: str, show_all: bool) -> int:
     """Print a list: Forbidden, Limited, Semi-Limited, groups and points, with card names."""
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.listinfo import list_content, list_namer
     from deckcheck.render.banlist import show_text
 
@@ -156,7 +156,7 @@ Examples:
 def export(ref: str, date_text: str | None, out: str | None) -> int:
     """Write a list as EDOPro lflist.conf text."""
     from deckcheck.formats import lflist
-    from deckcheck.formats.store import ListStore, write_atomic
+    from deckcheck.formats.catalog import ListStore, write_atomic
 
     b = ListStore.default().resolve(ref, _date(date_text, "--date"))
     text = lflist.write([b])

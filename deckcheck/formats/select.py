@@ -14,7 +14,7 @@ def list_for(fmt: Format, date: dt.date, banlist_ref: str | None = None) -> Banl
     format without lists. No list of the family in force is a ``DataError`` (exit 2)."""
     if banlist_ref is None and fmt.list_family is None:
         return None
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
 
     store = ListStore.default()
     if banlist_ref is not None or fmt.list_family is None:

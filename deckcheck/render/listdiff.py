@@ -214,7 +214,7 @@ def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] 
 
 
 def _list_json(b: Banlist) -> dict[str, Any]:
-    from deckcheck.formats.store import banlist_to_dict
+    from deckcheck.formats.codec import banlist_to_dict
 
     d = banlist_to_dict(b)
     return {k: d[k] for k in ("name", "family", "effective", "mode", "source")}
