@@ -147,7 +147,7 @@ class Registry:
         )
 
 
-# The one table (README and docs/RULES.md list the same codes; tests/test_codes.py checks).
+# The one table (README and docs/RULES.md list the same codes; tests/rules/test_codes.py checks).
 # Retiring a code: keep its number out of use and add it to the aliases of its successor.
 REGISTRY = Registry(
     [

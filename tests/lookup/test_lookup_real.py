@@ -13,7 +13,7 @@ from deckcheck.lookup import Index
 
 pytestmark = pytest.mark.realdata
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 
 
 @pytest.fixture(scope="session")

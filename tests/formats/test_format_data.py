@@ -469,7 +469,7 @@ def test_text_examples_name_the_legal_dm6_deck(shared_data: Path) -> None:
 
 
 def test_every_format_has_legal_and_illegal_fixtures() -> None:
-    """tests/test_format_data_validate.py runs these through `deckcheck validate`."""
+    """tests/formats/test_format_data_validate.py runs these through `deckcheck validate`."""
     fixtures = REPO / "tests" / "fixtures" / "formats"
     for fid in _format_files():
         for kind in ("legal", "illegal"):

@@ -12,7 +12,7 @@ from deckcheck import decks
 from deckcheck.cli import cli, main
 from deckcheck.decks import write
 
-FIX = Path(__file__).parent / "fixtures" / "decks"
+FIX = Path(__file__).parent.parent / "fixtures" / "decks"
 GOUKI = "ProjectIgnis__Distribution/Gouki.ydk"
 
 

@@ -19,7 +19,7 @@ from deckcheck.commands.banlist_diff import diff, history
 from tests._realhome import build_full_home, ygopro_lists
 from tests.conftest import GoldenCheck
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "listdiff"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "listdiff"
 GOLDEN = FIXTURES / "golden"
 STATUS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 

@@ -17,7 +17,7 @@ from deckcheck.errors import InputError
 from deckcheck.inputs import deck_paths
 from deckcheck.render.listdiff import _md
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "listdiff"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "listdiff"
 OLD, NEW = str(FIXTURES / "old.lflist.conf"), str(FIXTURES / "new.lflist.conf")
 POT, MAXX, ASH, DARK_HOLE, RAIGEKI, REBORN = (
     55144522,

@@ -2,8 +2,8 @@
 
 Quick profile (default run): a few hundred examples per test. Long profile: ``pytest -m fuzz``
 runs the same properties with ``DECKCHECK_FUZZ_EXAMPLES`` examples each (100,000 by default).
-The deck readers' own totality properties live in tests/test_decks_props.py and
-tests/test_lflist.py; here are the file-level readers (YAML lists and formats, lflist files)
+The deck readers' own totality properties live in tests/decks/test_decks_props.py and
+tests/formats/test_lflist.py; here are the file-level readers (YAML lists and formats, lflist files)
 and the whole command on random and mutated real deck files, ydke:// links and text lists.
 """
 
@@ -529,7 +529,7 @@ def test_long_profile_is_opt_in() -> None:
                 "-q",
                 "-p",
                 "no:cacheprovider",
-                "tests/test_fuzz.py",
+                "tests/reliability/test_fuzz.py",
                 *extra,
             ],
             cwd=REPO,

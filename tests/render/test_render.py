@@ -1,7 +1,7 @@
 """Renderers: golden output per kind from one set of reports, escaping, JSON shape, exit codes.
 
 Regenerate the golden files after a deliberate output change with
-``python -m pytest tests/test_render.py --update-golden`` (the suite's one switch, see the
+``python -m pytest tests/render/test_render.py --update-golden`` (the suite's one switch, see the
 ``golden`` fixture in tests/conftest.py), then re-run without it.
 """
 
@@ -23,9 +23,9 @@ from deckcheck.render.github import escape_data, escape_property
 from deckcheck.report import DeckReport, Summary, exit_code
 from deckcheck.validate import unreadable, validate_deck
 from tests.conftest import GoldenCheck
-from tests.test_rules import BASE, CARDS, FILLERS
+from tests.rules.test_rules import BASE, CARDS, FILLERS
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parent.parent / "golden"
 LIST = Banlist("2026.05 TEST", "test", dt.date(2026, 5, 18), limits={23434538: 1, 100: 0})
 DATE = dt.date(2026, 6, 1)
 

@@ -23,7 +23,7 @@ from deckcheck.rules import RULES
 from deckcheck.rules._base import Context
 from deckcheck.validate import unreadable, validate_deck
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 PACKAGE = REPO / "deckcheck"
 FMT = Format(id="test", name="Test Advanced")
 DATE = dt.date(2026, 6, 1)

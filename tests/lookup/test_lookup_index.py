@@ -13,7 +13,7 @@ from deckcheck.lookup import Index
 from deckcheck.lookup import index as index_mod
 from deckcheck.model import Card, Scope
 
-FIXTURES = Path(__file__).parent / "fixtures" / "lookup"
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "lookup"
 NICKS = FIXTURES / "nicknames.yaml"
 OFFICIAL = Scope.OCG | Scope.TCG
 

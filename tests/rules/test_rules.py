@@ -24,7 +24,7 @@ from deckcheck.model import (
 from deckcheck.rules import RULES
 from deckcheck.validate import validate_deck
 
-CASES_DIR = Path(__file__).parent / "fixtures" / "rules"
+CASES_DIR = Path(__file__).parent.parent / "fixtures" / "rules"
 FILLERS = range(1000, 1070)
 
 
@@ -212,7 +212,7 @@ def test_localized_names() -> None:
 def test_rules_md_quotes_every_rule_docstring() -> None:
     import inspect
 
-    text = (Path(__file__).parent.parent / "docs" / "RULES.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parent.parent.parent / "docs" / "RULES.md").read_text(encoding="utf-8")
     for module in RULES.values():
         assert inspect.cleandoc(module.__doc__ or "") in text, module.__name__
     for code in CODES:

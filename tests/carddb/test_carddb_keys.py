@@ -16,7 +16,7 @@ from deckcheck.cardnames import list_key as formats_list_key
 from deckcheck.formats.catalog import get_format
 from deckcheck.lookup import Index
 from deckcheck.model import TYPE_FUSION, TYPE_MONSTER, TYPE_RITUAL
-from tests.test_carddb_import import MONSTER, SPELL, make_cdb
+from tests.carddb.test_carddb_import import MONSTER, SPELL, make_cdb
 
 MAIN, ART, TREATED, SAME_NAME, LONE = 46986414, 46986415, 91932350, 36996508, 5000
 

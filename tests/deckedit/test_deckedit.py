@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from deckcheck import deckedit
 from deckcheck.formats import get_format
 
-FIXTURES = Path(__file__).parent / "fixtures" / "deckedit"
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "deckedit"
 ASH = 14558127
 VEILER = 97268402
 ACCESSCODE = 86066372

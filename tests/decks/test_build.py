@@ -14,7 +14,7 @@ from deckcheck.cli import cli
 
 pytestmark = pytest.mark.realdata
 
-FIX = Path(__file__).parent / "fixtures" / "decks"
+FIX = Path(__file__).parent.parent / "fixtures" / "decks"
 ASH, VEILER, POT, TALKER, MAXX = 14558127, 97268402, 55144522, 86066372, 23434538
 FULL = {
     "main": [ASH] * 3 + [VEILER] * 2 + [POT],

@@ -17,7 +17,7 @@ from deckcheck.decks.source import Limits
 from deckcheck.errors import InputError
 from deckcheck.model import Deck, DeckEntry
 
-FIX = Path(__file__).parent / "fixtures" / "decks"
+FIX = Path(__file__).parent.parent / "fixtures" / "decks"
 
 
 def ids(deck: Deck, section: str) -> list[int | None]:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from deckcheck.cli import cli
 from deckcheck.lookup import Index
-from tests.test_lookup_real import lookup_home_dir  # noqa: F401  (session fixture)
+from tests.lookup.test_lookup_real import lookup_home_dir  # noqa: F401  (session fixture)
 
 pytestmark = pytest.mark.realdata
 
