@@ -19,7 +19,7 @@ from deckcheck.report import DeckReport, Summary, exit_code
 DECK_SUFFIXES = (".ydk", ".txt", ".ydke")
 #: what a worker checks: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by the parent
 Item = str | tuple[str, bytes]
-OUTPUT_KINDS = ("text", "json", "github", "junit", "csv")
+OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")  # html: issue 17
 
 
 # --------------------------------------------------------------------------- inputs
@@ -328,6 +328,8 @@ def validate(
             list_effective=banlist.effective.isoformat() if banlist else None,
             date=date.isoformat(),
             strict=strict,
+            list_source=banlist.source or None if banlist else None,
+            list_date_exact=banlist.date_exact if banlist else None,
         )
     )
     summary = Summary()
