@@ -1,7 +1,7 @@
 """`validate -o html`: escaping, self-containment, and what a person sees in headless chromium.
 
 Browser tests need Debian's ``chromium`` (`.ci/run` installs it); they skip with a reason where
-it is missing, and fail instead when DECKCHECK_REQUIRE_BROWSER=1 (CI).
+it is missing, and fail instead when DECKCHECK_REQUIRE_TOOLS=1 (CI).
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def test_validate_html_writes_one_document_and_exit_code(
 def browser() -> chromium.Browser:
     if chromium.find() is None:
         reason = "chromium is not installed (apt-get install chromium; .ci/run does it)"
-        if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
+        if os.environ.get("DECKCHECK_REQUIRE_TOOLS"):
             pytest.fail(reason)
         pytest.skip(reason)
     b = chromium.Browser()
@@ -310,7 +310,7 @@ def test_real_decks_every_deck_verdict_and_finding_visible(
 
 def test_dump_dom_after_scripts_ran(tmp_path: Path) -> None:
     if chromium.find() is None:
-        if os.environ.get("DECKCHECK_REQUIRE_BROWSER"):
+        if os.environ.get("DECKCHECK_REQUIRE_TOOLS"):
             pytest.fail("chromium is not installed")
         pytest.skip("chromium is not installed (apt-get install chromium; .ci/run does it)")
     page = tmp_path / "report.html"

@@ -283,6 +283,13 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
 )
 @click.option("--lang", metavar="LANG", help="Language of card names in messages (en, ja, de, …).")
 @click.option(
+    "--sheets",
+    "sheets_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also write a decklist sheet (PDF) per legal deck into DIR.",
+)
+@click.option(
     "--jobs",
     type=click.IntRange(min=1),
     default=1,
@@ -301,6 +308,7 @@ def validate(
     points_cap: int | None,
     lang: str | None,
     jobs: int,
+    sheets_dir: str | None = None,
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
     from deckcheck import render
@@ -310,6 +318,8 @@ def validate(
     fmt = get_format(format_id, extra_files=format_files)
     banlist = pick_list(fmt.at(date), banlist_ref, date)
     check_paths(inputs)
+    if sheets_dir is not None and not os.path.isdir(sheets_dir):  # --sheets (issue 17)
+        raise InputError("no such folder for --sheets", where=sheets_dir)
     job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=points_cap, lang=lang, db_path=None)
     # Open the database before any output starts, so a data error never leaves half a report.
     checker = Checker(job)
@@ -333,9 +343,19 @@ def validate(
         )
     )
     summary = Summary()
+    legal: list[str] = []
     for report in run_batch(expand_inputs(inputs), job, jobs, checker=checker):
         summary.add(report, strict)
         renderer.deck(report)
+        if sheets_dir is not None and report.legal:
+            legal.append(report.input)
     renderer.finish(summary)
     out.flush()
+    if sheets_dir is not None:  # --sheets (issue 17): after the report, from the same decks
+        from deckcheck.commands.sheet import write_batch_sheets
+
+        n, notes = write_batch_sheets(legal, sheets_dir, checker.db, date, lang)
+        for note in notes:
+            err.write(note + "\n")
+        err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
     return exit_code(summary, strict)
