@@ -263,7 +263,9 @@ class Browser:
             if ev.get("method") == "Network.requestWillBeSent"
         ]
 
-    def screenshot(self, png: Path, width: int = 1280, height: int = 900, mobile: bool = False) -> None:
+    def screenshot(
+        self, png: Path, width: int = 1280, height: int = 900, mobile: bool = False
+    ) -> None:
         self.call(
             "Emulation.setDeviceMetricsOverride",
             width=width,

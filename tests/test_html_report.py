@@ -56,7 +56,7 @@ def nasty_report() -> DeckReport:
         (f,),
         "test",
         composition={"monster": 20, "spell": 15, "trap": 5, "other": 0, "extra": 3},
-        player="<Yugi> & \"Mutou\"",
+        player='<Yugi> & "Mutou"',
     )
 
 
@@ -201,8 +201,9 @@ VISIBLE_SECTIONS = """Array.from(document.querySelectorAll('section.deck'))
 def pick_code(browser: chromium.Browser, code: str) -> None:
     """Choose ``code`` in the code filter as a person would (the select fires "change")."""
     browser.js(
-        "{ const s = document.getElementById('code-filter'); s.value = %s;"
-        " s.dispatchEvent(new Event('change')); }" % json.dumps(code)
+        "{ const s = document.getElementById('code-filter'); s.value = "
+        + json.dumps(code)
+        + "; s.dispatchEvent(new Event('change')); }"
     )
 
 

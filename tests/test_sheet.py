@@ -194,7 +194,13 @@ def test_validate_sheets_writes_one_sheet_per_legal_deck(
     folder.mkdir()
     code = main(
         [
-            "validate", "-f", "dm6", "-d", "2026-06-01", "--sheets", str(folder),
+            "validate",
+            "-f",
+            "dm6",
+            "-d",
+            "2026-06-01",
+            "--sheets",
+            str(folder),
             str(REPO / "examples" / "dm6"),
         ]
     )
@@ -283,18 +289,25 @@ def test_konami_form_is_filled_field_by_field(tmp_path: Path) -> None:
     sheet = overflowing_sheet(20)  # 2 monsters more than the form's 18 rows
     out = tmp_path / "filled.pdf"
     out.write_bytes(
-        fill(str(form), sheet, Player("Seto", "Kaiba", "0123456789", "US", "Regional",
-                                      dt.date(2026, 7, 4)))
+        fill(
+            str(form),
+            sheet,
+            Player("Seto", "Kaiba", "0123456789", "US", "Regional", dt.date(2026, 7, 4)),
+        )
     )
     got = {k: v.get("/V") for k, v in (PdfReader(out).get_fields() or {}).items()}
     assert got["First  Middle Names"] == "Seto" and got["Last Names"] == "Kaiba"
     assert got["Last Name Initial"] == "K" and got["CARD GAME ID"] == "0123456789"
     assert (got["Event Date - Month"], got["Event Date - Day"], got["Event Date - Year"]) == (
-        "07", "04", "2026"
+        "07",
+        "04",
+        "2026",
     )
     for n in range(1, MAIN_ROWS + 1):
         line = sheet.monster[n - 1]
-        assert got[f"Monster {n}"] == line.name and got[f"Monster Card {n} Count"] == str(line.count)
+        assert got[f"Monster {n}"] == line.name and got[f"Monster Card {n} Count"] == str(
+            line.count
+        )
     assert got["Spell 2"] == 'Maxx "C" & <co>' and got["Spell Card 2 Count"] == "2"
     assert got["Trap Card 1 Count"] == "3" and got["Trap 2"] in ("", None)
     assert got["Extra Deck 15"] == "Extra Card 14" and got["Side Deck 1 Count"] == "2"
@@ -348,8 +361,9 @@ def test_real_deck_with_more_than_18_monsters(
 ) -> None:
     path, sheet = _real_deck_with_many_monsters(shared_data)
     out = tmp_path / "real-sheet.pdf"
-    code = main(["sheet", str(path), "--player", "Seto Kaiba", "--id", "0123456789",
-                 "--out", str(out)])
+    code = main(
+        ["sheet", str(path), "--player", "Seto Kaiba", "--id", "0123456789", "--out", str(out)]
+    )
     capsys.readouterr()
     assert code == 0
     main(["validate", "-o", "json", "--format", "tcg", "--banlist", "2026.05 TCG", str(path)])

@@ -1,4 +1,4 @@
-"""``deckcheck sheet``: a deck's decklist registration sheet as a PDF (own layout or Konami's form)."""
+"""``deckcheck sheet``: a deck's decklist registration sheet as a PDF (own layout or Konami's)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Konami's TCG decklist registration sheet for a deck: as a PDF of our own, or Konami's form filled.
+"""Konami's TCG decklist registration sheet for a deck: a PDF of our own, or Konami's form filled.
 
 ``sheet_deck(deck, db, lang)`` sorts a resolved deck into the sheet's sections;
 ``pdf.render(sheet, player)`` draws the sheet (fpdf2); ``acroform.fill(template, sheet, player)``

@@ -1,4 +1,4 @@
-"""Konami's own fillable decklist (``KDE_DeckList.pdf``) filled in through its AcroForm fields (pypdf).
+"""Konami's fillable decklist (``KDE_DeckList.pdf``) filled in through its AcroForm fields (pypdf).
 
 Konami's file cannot ship with deckcheck; the user passes it with ``--template``. Its field
 names are fixed (note the two spaces in ``First  Middle Names``). Cards beyond the form's 18

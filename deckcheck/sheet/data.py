@@ -113,16 +113,23 @@ def sheet_deck(
             raise InputError(
                 f"{card.name!r} is a skill card: the TCG decklist has no place for it", where=where
             )
-        if entry.section == "main":
+        section: str = entry.section
+        if section == "main":
             section = kind if kind in KINDS else "monster"  # tokens: DC104 already flags them
-        else:
-            section = entry.section
         row = rows[section].get(card.canonical)
         if row is None:
             row = rows[section][card.canonical] = [name(card.canonical), 0]
         row[1] += entry.count
     made = {k: tuple(Line(n, c) for n, c in v.values()) for k, v in rows.items()}
-    return Sheet(source=deck.source, lang=lang, **made)
+    return Sheet(
+        source=deck.source,
+        monster=made["monster"],
+        spell=made["spell"],
+        trap=made["trap"],
+        extra=made["extra"],
+        side=made["side"],
+        lang=lang,
+    )
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:

@@ -39,8 +39,16 @@ TOTALS = {
 
 
 def _texts(sheet: Sheet, player: Player) -> list[str]:
-    out = [ln.name for k in ("monster", "spell", "trap", "extra", "side") for ln in getattr(sheet, k)]
-    return out + [player.first_middle, player.last, player.card_game_id, player.country, player.event]
+    out = [
+        ln.name for k in ("monster", "spell", "trap", "extra", "side") for ln in getattr(sheet, k)
+    ]
+    return out + [
+        player.first_middle,
+        player.last,
+        player.card_game_id,
+        player.country,
+        player.event,
+    ]
 
 
 def _latin1(texts: list[str]) -> bool:
@@ -89,8 +97,16 @@ class _Drawer:
         self.pdf.set_font(self.family, "B" if bold else "", size)
 
     def text(
-        self, x: float, y: float, w: float, h: float, s: str, size: float = 8.0,
-        bold: bool = False, align: str = "L", min_size: float = 5.5,
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        s: str,
+        size: float = 8.0,
+        bold: bool = False,
+        align: str = "L",
+        min_size: float = 5.5,
     ) -> None:
         """``s`` in the box, shrunk and then narrowed until it fits (never cut)."""
         pdf = self.pdf
@@ -128,8 +144,15 @@ def _date(player: Player) -> str:
 
 
 def _section(
-    d: _Drawer, x: float, y: float, w: float, key: str, lines: tuple[Line, ...],
-    rows: int, page: int, total: int,
+    d: _Drawer,
+    x: float,
+    y: float,
+    w: float,
+    key: str,
+    lines: tuple[Line, ...],
+    rows: int,
+    page: int,
+    total: int,
 ) -> float:
     d.box(x, y, w, HEAD, fill=True)
     d.text(x, y, w, HEAD, TITLES[key], 9, bold=True)
