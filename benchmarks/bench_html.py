@@ -61,6 +61,7 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--decks", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--keep", type=Path, help="copy the report to this path (to look at it)")
     args = ap.parse_args()
     if chromium.find() is None:
         print("bench_html: chromium is not installed (apt-get install chromium)", file=sys.stderr)
@@ -85,6 +86,8 @@ def main() -> int:
             subprocess.run(cmd, env=env, stdout=fp, stderr=subprocess.DEVNULL, check=False)
         write_s = time.perf_counter() - t0
         size = page.stat().st_size
+        if args.keep:
+            shutil.copyfile(page, args.keep)
         loads, dcls, filters, sorts = [], [], [], []
         shown = 0
         with chromium.Browser(timeout=120) as b:

@@ -194,8 +194,11 @@ def browser() -> chromium.Browser:
 
 VISIBLE_ROWS = """Array.from(document.querySelectorAll('#decks tbody tr'))
   .filter(tr => tr.offsetParent !== null).map(tr => tr.innerText)"""
+# Sections off screen are not laid out (content-visibility: auto): scroll to each, as a
+# reader does, before reading its text.
 VISIBLE_SECTIONS = """Array.from(document.querySelectorAll('section.deck'))
-  .filter(s => s.offsetParent !== null).map(s => s.innerText)"""
+  .filter(s => s.offsetParent !== null)
+  .map(s => { s.scrollIntoView(); return s.innerText; })"""
 
 
 def pick_code(browser: chromium.Browser, code: str) -> None:
