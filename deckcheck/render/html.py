@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
 from typing import IO, Any
 
 from deckcheck.render.base import Meta, Renderer
@@ -168,13 +167,3 @@ def _copy(spool: Any, out: IO[str]) -> None:
     spool.seek(0)
     shutil.copyfileobj(spool, out, 1024 * 1024)
 
-
-def render_reports(reports: Iterable[DeckReport], meta: Meta, out: IO[str], err: IO[str]) -> None:
-    """The whole report for ``reports`` (a convenience for library users and tests)."""
-    r = HtmlRenderer(out, err)
-    r.start(meta)
-    s = Summary()
-    for rep in reports:
-        s.add(rep, meta.strict)
-        r.deck(rep)
-    r.finish(s)
