@@ -16,7 +16,7 @@ from deckcheck.cli import cli
 from deckcheck.commands.validate import Job, expand_inputs, run_batch
 from tests.conftest import REPO
 
-KINDS = ["text", "json", "github", "junit", "csv"]
+KINDS = ["text", "json", "github", "junit", "csv", "html"]
 EXAMPLES = REPO / "examples"
 
 
