@@ -83,7 +83,8 @@ def run(kind: str, reports: list[DeckReport], color: bool = False) -> tuple[str,
     return out.getvalue(), err.getvalue()
 
 
-SUFFIX = {"text": "txt", "json": "json", "github": "txt", "junit": "xml", "csv": "csv", "html": "html"}
+SUFFIX = {"text": "txt", "json": "json", "github": "txt", "junit": "xml", "csv": "csv"}
+SUFFIX["html"] = "html"  # issue 17
 
 
 @pytest.mark.parametrize("kind", sorted(render.KINDS))

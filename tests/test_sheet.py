@@ -413,3 +413,17 @@ def test_real_deck_in_japanese_embeds_a_cjk_font(
         if lang == "ja":
             assert png_pages(out, tmp_path / "real-ja")
     capsys.readouterr()
+
+
+def test_a_name_in_another_script_is_drawn_from_the_cjk_font(tmp_path: Path) -> None:
+    if not os.path.isfile(sheet_fonts.CANDIDATES["cjk"][0].path):
+        reason = "fonts-wqy-microhei is not installed (.ci/run installs it)"
+        if os.environ.get("DECKCHECK_REQUIRE_TOOLS"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    pdf = tmp_path / "mixed.pdf"
+    sheet = Sheet("x.ydk", monster=(Line("Evil★Twin Ki-sikil", 1), Line("灰流うらら", 3)))
+    pdf.write_bytes(render(sheet, Player("海馬", "瀬人")))  # an English sheet, a Japanese name
+    text = pdf_text(pdf)
+    assert "海馬" in text and "瀬人" in text
+    assert has_row(text, 1, "Evil★Twin Ki-sikil") and has_row(text, 3, "灰流うらら")

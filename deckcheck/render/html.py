@@ -166,4 +166,3 @@ class HtmlRenderer(Renderer):
 def _copy(spool: Any, out: IO[str]) -> None:
     spool.seek(0)
     shutil.copyfileobj(spool, out, 1024 * 1024)
-

@@ -104,8 +104,9 @@ def sheet_deck(
         if card is None:
             what = entry.query or (str(entry.card_id) if entry.card_id is not None else entry.raw)
             raise InputError(
-                f"unknown card {what!r}: a decklist names every card; fix the deck first "
-                "(`deckcheck validate` lists the candidates)",
+                f"unknown card {what!r} (not in the card database, or an ambiguous name): a "
+                "decklist names every card; fix the deck first (`deckcheck validate` lists "
+                "the candidates)",
                 where=where,
             )
         kind = card.kind

@@ -89,6 +89,13 @@ class _Drawer:
                 bold = font.path  # no bold face: the regular one, so every style is defined
             pdf.add_font(font.family, "B", bold, collection_font_number=font.collection_index)
             self.family = font.family
+            # A player name or a card name in another script than the sheet's language
+            # (a Japanese name on an English sheet) is drawn from the CJK font, not lost.
+            extra = fallback_for_latin()
+            if extra is not None and extra.path != font.path:
+                pdf.add_font(extra.family, "", extra.path, collection_font_number=0)
+                pdf.add_font(extra.family, "B", extra.path, collection_font_number=0)
+                pdf.set_fallback_fonts([extra.family])
         else:
             self.family = "Helvetica"
         self.pdf: Any = pdf
