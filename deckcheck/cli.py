@@ -59,6 +59,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "db",
         "Import and inspect the card database.",
     ),
+    "sheet": (  # issue 17
+        "deckcheck.commands.sheet",
+        "sheet",
+        "Write a deck's decklist registration sheet as a PDF.",
+    ),
     "update": (
         "deckcheck.commands.update",
         "update",

@@ -22,6 +22,10 @@ class DeckReport:
     format_id: str
     list_name: str | None = None
     list_effective: str | None = None  # ISO date
+    # --- for the HTML report and sheets (issue 17): what the deck is made of, who made it
+    #: main-deck copies by kind ("monster", "spell", "trap", "other") plus "extra" (Extra Deck)
+    composition: dict[str, int] | None = None
+    player: str | None = None  # from a ``#created by NAME`` header line, when it names someone
 
     @property
     def errors(self) -> int:

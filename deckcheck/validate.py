@@ -103,7 +103,37 @@ def validate_deck(
         format_id=fmt.id,
         list_name=banlist.name if banlist else None,
         list_effective=banlist.effective.isoformat() if banlist else None,
+        composition=composition(ctx),
+        player=player_of(deck),
     )
+
+
+# --- composition and player for the HTML report (issue 17) ---------------------------------
+
+_PLACEHOLDER_PLAYERS = {"", "player", "...", "…", "unknown"}
+
+
+def composition(ctx: Context) -> dict[str, int]:
+    """Main-deck copies by kind (monster/spell/trap/other) and the Extra Deck's size."""
+    out = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": 0}
+    for entry, card in ctx.entries:
+        if entry.section == "extra":
+            out["extra"] += entry.count
+        elif entry.section == "main":
+            kind = ctx.kind(card) if card is not None else "other"
+            if kind == "skill":
+                continue  # skills are not counted in the Main Deck (as in ``counts``)
+            out[kind if kind in ("monster", "spell", "trap") else "other"] += entry.count
+    return out
+
+
+def player_of(deck: Deck) -> str | None:
+    """The name of a ``#created by NAME`` header (YGOPro/EDOPro write it), unless a placeholder."""
+    for line in deck.comments:
+        if line[:12].lower() == "#created by ":
+            name = line[12:].strip()
+            return None if name.lower() in _PLACEHOLDER_PLAYERS else name
+    return None
 
 
 def unreadable(source: str, message: str, fmt: Format, banlist: Banlist | None) -> DeckReport:

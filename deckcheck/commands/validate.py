@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 
 import click
 
@@ -15,10 +16,11 @@ from deckcheck.commands.options import (
     output_option,
     parse_date,
 )
-from deckcheck.report import exit_code
+from deckcheck.errors import InputError
+from deckcheck.report import DeckReport, exit_code
 
 __all__ = ["parse_date", "validate"]  # parse_date: still imported by commands/deck.py
-OUTPUT_KINDS = ("text", "json", "github", "junit", "csv")
+OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
 
 
 @click.command(
@@ -71,6 +73,13 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     metavar="N",
     help="Worker processes; output is identical to --jobs 1.",
 )
+@click.option(
+    "--sheets",
+    "sheets_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also write a decklist sheet (PDF) per legal deck into DIR.",
+)
 def validate(
     inputs: tuple[str, ...],
     format_id: str,
@@ -82,6 +91,7 @@ def validate(
     points_cap: int | None,
     lang: str | None,
     jobs: int,
+    sheets_dir: str | None = None,
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
     from deckcheck import render
@@ -89,11 +99,29 @@ def validate(
 
     req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
                   points_cap, lang, jobs)  # fmt: skip
+    if sheets_dir is not None and not os.path.isdir(sheets_dir):
+        raise InputError("no such folder for --sheets", where=sheets_dir)
     run = Run(req)  # a data error stops here, before any output
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
+    legal: list[str] = []
+
+    def reports() -> Iterator[DeckReport]:
+        for report in run.reports():
+            if sheets_dir is not None and report.legal:
+                legal.append(report.input)
+            yield report
+
     summary = render.stream(render.make(kind, out, err, color=color), run.meta(strict),
-                            run.reports(), strict)  # fmt: skip
+                            reports(), strict)  # fmt: skip
     out.flush()
+    if sheets_dir is not None:  # after the report, from the same decks
+        from deckcheck.commands.sheet import write_batch_sheets
+
+        n, sheet_notes = write_batch_sheets(legal, sheets_dir, run.checker.db, run.job.date,
+                                            lang)  # fmt: skip
+        for note in sheet_notes:
+            err.write(note + "\n")
+        err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
     return exit_code(summary, strict)

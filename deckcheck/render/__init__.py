@@ -20,6 +20,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "github": ("deckcheck.render.github", "GithubRenderer"),
     "junit": ("deckcheck.render.junit", "JunitRenderer"),
     "csv": ("deckcheck.render.csv", "CsvRenderer"),
+    "html": ("deckcheck.render.html", "HtmlRenderer"),  # issue 17
 }
 
 

@@ -13,7 +13,16 @@ class Meta:
     A plain class rather than a dataclass: it is created on every start (start-up matters).
     """
 
-    __slots__ = ("format_id", "format_name", "list_name", "list_effective", "date", "strict")
+    __slots__ = (
+        "format_id",
+        "format_name",
+        "list_name",
+        "list_effective",
+        "date",
+        "strict",
+        "list_source",
+        "list_date_exact",
+    )
 
     def __init__(
         self,
@@ -23,6 +32,8 @@ class Meta:
         list_effective: str | None,
         date: str,
         strict: bool = False,
+        list_source: str | None = None,
+        list_date_exact: bool | None = None,
     ):
         self.format_id = format_id
         self.format_name = format_name
@@ -30,6 +41,10 @@ class Meta:
         self.list_effective = list_effective
         self.date = date
         self.strict = strict
+        # Shown by the HTML report (issue 17): where the list comes from, and whether its
+        # effective date is exact (False: only the month was known).
+        self.list_source = list_source
+        self.list_date_exact = list_date_exact
 
     @property
     def list_label(self) -> str:

@@ -84,6 +84,7 @@ def run(kind: str, reports: list[DeckReport], color: bool = False) -> tuple[str,
 
 
 SUFFIX = {"text": "txt", "json": "json", "github": "txt", "junit": "xml", "csv": "csv"}
+SUFFIX["html"] = "html"  # issue 17
 
 
 @pytest.mark.parametrize("kind", sorted(render.KINDS))

@@ -17,7 +17,7 @@ from deckcheck.cli import cli
 from deckcheck.inputs import expand_inputs
 from tests.conftest import REPO
 
-KINDS = ["text", "json", "github", "junit", "csv"]
+KINDS = ["text", "json", "github", "junit", "csv", "html"]
 EXAMPLES = REPO / "examples"
 
 

@@ -1,0 +1,168 @@
+"""The self-contained HTML report of a batch (``validate -o html``): one file, inline CSS and JS.
+
+Rendered with jinja2 (autoescape on: file and card names are escaped wherever they appear).
+Rows and per-deck sections are rendered as each report arrives and spooled (to memory, then a
+temporary file past a few MiB), so memory stays flat; the page is written at ``finish``, when
+the totals and the chart at its top are known, so a failed run never leaves half a page.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from typing import IO, Any
+
+from deckcheck.render.base import Meta, Renderer
+from deckcheck.report import DeckReport, Summary
+
+TEMPLATE = "report.html.j2"
+#: kinds of the composition bar, in drawing order, with their labels
+KINDS = (("monster", "Monster"), ("spell", "Spell"), ("trap", "Trap"), ("other", "Other"))
+_SPOOL = 4 * 1024 * 1024
+
+
+def environment() -> Any:
+    """The jinja2 environment of the report templates (autoescape on for every template)."""
+    import jinja2
+
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(here),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def split_input(path: str) -> tuple[str, str]:
+    """(folder, file name) of a deck's input for display; URLs and stdin stay whole."""
+    if path.startswith("ydke://") or path == "<stdin>":
+        return "", path
+    head, tail = os.path.split(path)
+    return head, tail or path
+
+
+def first_reason(report: DeckReport) -> str:
+    """The first error's message (else the first warning's): what the table shows."""
+    for f in report.findings:
+        if f.severity == "error":
+            return f.message
+    return report.findings[0].message if report.findings else ""
+
+
+def group_findings(report: DeckReport) -> list[dict[str, Any]]:
+    """The deck's findings grouped by code, codes in order of first appearance."""
+    groups: dict[str, dict[str, Any]] = {}
+    for f in report.findings:
+        g = groups.get(f.code)
+        if g is None:
+            g = groups[f.code] = {
+                "code": f.code,
+                "rule": f.rule,
+                "severity": f.severity,
+                "entries": [],
+            }
+        if f.severity == "error":
+            g["severity"] = "error"
+        g["entries"].append(f)
+    return list(groups.values())
+
+
+def composition_parts(report: DeckReport) -> list[dict[str, Any]]:
+    """Segments of the main-deck bar (kind, label, count, x, width in percent)."""
+    comp = report.composition or {}
+    total = sum(comp.get(k, 0) for k, _ in KINDS)
+    parts, x = [], 0.0
+    for kind, label in KINDS:
+        n = comp.get(kind, 0)
+        if not n:
+            continue
+        w = 100.0 * n / total
+        parts.append({"kind": kind, "label": label, "count": n, "x": round(x, 3), "w": round(w, 3)})
+        x += w
+    return parts
+
+
+def chart_bars(codes: dict[str, int], names: dict[str, tuple[str, str]]) -> list[dict[str, Any]]:
+    """Bars of the findings-by-code chart, most frequent first."""
+    if not codes:
+        return []
+    top = max(codes.values())
+    order = sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))
+    return [
+        {
+            "code": code,
+            "count": n,
+            "rule": names.get(code, ("", "error"))[0],
+            "severity": names.get(code, ("", "error"))[1],
+            "w": round(100.0 * n / top, 2),
+        }
+        for code, n in order
+    ]
+
+
+class HtmlRenderer(Renderer):
+    """One HTML document for the whole run, written to ``out`` at ``finish``."""
+
+    def __init__(self, out: IO[str], err: IO[str], *, color: bool = False):
+        super().__init__(out, err, color=color)
+        self._env = environment()
+        self._macros = self._env.get_template(TEMPLATE).module
+        self._rows: Any = None
+        self._decks: Any = None
+        self._n = 0
+        self._codes: dict[str, tuple[str, str]] = {}  # code -> (rule, severity)
+
+    def start(self, meta: Meta) -> None:
+        super().start(meta)
+        self._rows = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
+        self._decks = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
+        self._n = 0
+
+    def deck(self, report: DeckReport) -> None:
+        self._n += 1
+        folder, name = split_input(report.input)
+        groups = group_findings(report)
+        for g in groups:
+            if self._codes.get(g["code"], ("", ""))[1] != "error":
+                self._codes[g["code"]] = (g["rule"], g["severity"])
+        d = {
+            "n": self._n,
+            "report": report,
+            "folder": folder,
+            "name": name,
+            "groups": groups,
+            "codes": " ".join(g["code"] for g in groups),
+            "first_reason": first_reason(report),
+            "parts": composition_parts(report),
+            "comp": report.composition,
+        }
+        self._rows.write(str(self._macros.row(d)))
+        self._decks.write(str(self._macros.deck(d)))
+
+    def finish(self, summary: Summary) -> None:
+        assert self.meta is not None
+        page = {
+            "meta": self.meta,
+            "summary": summary,
+            "bars": chart_bars(summary.codes, self._codes),
+            "codes": sorted(summary.codes),
+            "code_names": self._codes,
+        }
+        out = self.out
+        out.write(str(self._macros.page_head(page)))
+        _copy(self._rows, out)
+        out.write(str(self._macros.page_middle(page)))
+        _copy(self._decks, out)
+        out.write(str(self._macros.page_tail(page)))
+        for f in (self._rows, self._decks):
+            f.close()
+        super().finish(summary)
+
+
+def _copy(spool: Any, out: IO[str]) -> None:
+    spool.seek(0)
+    shutil.copyfileobj(spool, out, 1024 * 1024)
