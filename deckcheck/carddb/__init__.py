@@ -7,6 +7,7 @@ time and only read here.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import sqlite3
 import sys
@@ -33,6 +34,25 @@ _CARD_SQL = (
 
 _sample_noted = False
 
+#: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
+RELEASE_REGIONS: tuple[str, ...] = (
+    "ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks",
+)
+_REGION_ALIASES = {
+    "jp": "ocg", "md": "masterduel", "master-duel": "masterduel", "master_duel": "masterduel",
+    "dl": "duellinks", "duel-links": "duellinks", "duel_links": "duellinks",
+}
+_OCG_TCG = int(Scope.OCG | Scope.TCG)
+
+
+def region_code(region: str) -> str:
+    """The stored code of a release region (``jp`` -> ``ocg``); ValueError when unknown."""
+    r = region.strip().lower()
+    r = _REGION_ALIASES.get(r, r)
+    if r not in RELEASE_REGIONS:
+        raise ValueError(f"unknown release region {region!r} (use {', '.join(RELEASE_REGIONS)})")
+    return r
+
 
 def _date(text: str | None) -> dt.date | None:
     return dt.date.fromisoformat(text) if text else None
@@ -46,6 +66,7 @@ class CardDB:
         self.path = path
         self.is_sample = is_sample
         self._cards: dict[int, Card | None] = {}
+        self._releases: dict[int, dict[str, tuple[dt.date, str]]] = {}
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
@@ -55,6 +76,12 @@ class CardDB:
                 where=str(path),
             ) from None
         self.meta: dict[str, str] = meta
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        # Databases built before the official-data tables existed simply have none of it.
+        self._official = {"konami_ids", "releases", "official_ids"} <= tables
+        self.has_releases = self._official and bool(
+            conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
+        )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
             st = path.stat()
@@ -79,8 +106,31 @@ class CardDB:
                 type_bits=typ, scopes=Scope(scopes), level=level, atk=atk, defense=df,
                 race=race, attribute=attr, ocg_date=_date(ocg), tcg_date=_date(tcg),
             )
+            if self.has_releases:
+                card = self._with_releases(card)
         self._cards[card_id] = card
         return card
+
+    def _with_releases(self, card: Card) -> Card:
+        """Official release data decides dates and OCG/TCG printings where it has them.
+
+        EDOPro's region bits go stale (Elder Entity Norden is "OCG only" but was printed in
+        the TCG); a real printing adds the region. Only to OCG/TCG cards: Speed Duel and
+        other non-Advanced rows keep their scopes whatever product printed them.
+        """
+        rel = self.releases(card.id)
+        if not rel:
+            return card
+        ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
+        tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
+        scopes = int(card.scopes)
+        if scopes & _OCG_TCG:
+            scopes |= (int(Scope.OCG) if "ocg" in rel else 0) | (
+                int(Scope.TCG) if "tcg" in rel else 0
+            )
+        if (ocg, tcg, scopes) == (card.ocg_date, card.tcg_date, int(card.scopes)):
+            return card
+        return dataclasses.replace(card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None
@@ -112,6 +162,109 @@ class CardDB:
 
     def __len__(self) -> int:
         return int(self._query("SELECT count(*) FROM cards", ()).fetchone()[0])
+
+    # ------------------------------------------------------------------ official data
+
+    def releases(self, card_id: int) -> dict[str, tuple[dt.date, str]]:
+        """First release per region: region -> (date, set name); empty when unknown.
+
+        A passcode without rows of its own takes those of the official passcode it stands
+        for (EDOPro prerelease ids), else those of its canonical card (an artwork EDOPro
+        has and the release data does not list was not released before the card itself).
+        """
+        if not self._official:
+            return {}
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
+        out: dict[str, tuple[dt.date, str]] = {}
+        ids = [card_id]
+        off = self.official_passcode(card_id)
+        if off is not None:
+            ids.append(off)
+        card_row = self._query("SELECT canonical FROM cards WHERE id = ?", (card_id,)).fetchone()
+        if card_row is not None and card_row[0] != card_id:
+            ids.append(int(card_row[0]))
+        for cid in ids:
+            for region, date, set_name in self._query(
+                "SELECT region, first_date, set_name FROM releases WHERE card_id = ?", (cid,)
+            ):
+                out[region] = (dt.date.fromisoformat(date), set_name)
+            if out:
+                break
+        out = {r: out[r] for r in RELEASE_REGIONS if r in out} | {
+            r: v for r, v in out.items() if r not in RELEASE_REGIONS
+        }
+        self._releases[card_id] = out
+        return out
+
+    def first_release(self, card_id: int, region: str) -> dt.date | None:
+        """The day the card was first released in ``region`` (ocg, tcg, kr, ae, sc, tc,
+        masterduel, duellinks; ``jp`` = ocg), or None when the data does not know it."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[0] if got else None
+
+    def first_release_set(self, card_id: int, region: str) -> str | None:
+        """The set that first released the card in ``region``, or None."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[1] if got else None
+
+    def release_regions(self, card_id: int) -> list[str]:
+        """The regions the card was printed (or, for the video games, released) in."""
+        return list(self.releases(card_id))
+
+    def passcodes_for_konami(self, konami_id: int, kind: str = "ocg_tcg") -> list[int]:
+        """Passcodes of a Konami card-database id: the official passcode(s) for ``ocg_tcg``
+        (two for 4837 Polymerization and 4041 Dark Magician), the EDOPro Rush passcodes
+        (matched by English name) for ``rush``. Empty when unknown."""
+        if kind not in ("ocg_tcg", "rush"):
+            raise ValueError(f"unknown Konami id kind {kind!r} (use ocg_tcg or rush)")
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT card_id FROM konami_ids WHERE kind = ? AND konami_id = ? ORDER BY card_id",
+            (kind, konami_id),
+        )
+        return [int(r[0]) for r in rows]
+
+    def konami_id(self, card_id: int) -> int | None:
+        """The Konami card-database id of a passcode (official or EDOPro Rush), or None."""
+        if not self._official:
+            return None
+        ids = [card_id]
+        off = self.official_passcode(card_id)
+        if off is not None:
+            ids.append(off)
+        canon = self.canonical(card_id)
+        card = self.get(card_id)
+        if card is not None and card.alias_kind == "artwork" and canon != card_id:
+            ids.append(canon)  # an alternate artwork is the same Konami card
+        for cid in ids:
+            row = self._query(
+                "SELECT konami_id FROM konami_ids WHERE card_id = ? ORDER BY kind LIMIT 1", (cid,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+        return None
+
+    def official_passcode(self, card_id: int) -> int | None:
+        """The official passcode an EDOPro prerelease passcode stands for, where known."""
+        if not self._official:
+            return None
+        row = self._query(
+            "SELECT official_id FROM official_ids WHERE edopro_id = ?", (card_id,)
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def prerelease_passcodes(self, official_id: int) -> list[int]:
+        """EDOPro prerelease passcodes known to stand for an official passcode."""
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT edopro_id FROM official_ids WHERE official_id = ? ORDER BY edopro_id",
+            (official_id,),
+        )
+        return [int(r[0]) for r in rows]
 
     # ------------------------------------------------------------------ names
 
@@ -193,7 +346,28 @@ class CardDB:
                 (),
             )
         ]
+        official: dict[str, Any] = {}
+        if self._official:
+            official["releases"] = dict(q(
+                "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
+            ).fetchall())
+            official["konami_ids"] = dict(q(
+                "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
+            ).fetchall())
+            official["prerelease_to_official"] = q(
+                "SELECT count(*) FROM official_ids", ()
+            ).fetchone()[0]
+            official["sources"] = [
+                {"kind": k, "path": p, "sha256": s, "size": z, "imported_at": t, "rows": r,
+                 "mapped": m, "unmapped": u}
+                for k, p, s, z, t, r, m, u in q(
+                    "SELECT kind, path, sha256, size, imported_at, rows, mapped, unmapped "
+                    "FROM official_sources ORDER BY kind",
+                    (),
+                )
+            ]
         return {
+            "official": official,
             "path": str(self.path),
             "sample": self.is_sample,
             "schema_version": int(self.meta.get("schema_version", 0)),

@@ -67,9 +67,11 @@ class OfficialCard:
 
 
 def split_ruby(text: str) -> tuple[str, str | None]:
-    """``<ruby>灰<rt>は</rt></ruby><ruby>流<rt>る</rt></ruby>うらら`` -> (``灰流うらら``, ``はるうらら``).
+    """Name and reading of a yaml-yugi name with ``<ruby>`` markup.
 
-    The reading replaces each ruby base by its annotation; None when there is no markup.
+    ``<ruby>灰<rt>は</rt></ruby><ruby>流<rt>る</rt></ruby>うらら`` gives (``灰流うらら``,
+    ``はるうらら``): the reading replaces each ruby base by its annotation; it is None
+    when there is no markup.
     """
     if "<" not in text:
         return text, None

@@ -29,6 +29,7 @@ def db() -> None:
 Examples:
   deckcheck db import cards.cdb cards-rush.cdb cards-skills.cdb
   deckcheck db import BabelCDB/cards.cdb ygopro-database/locales/*/cards.cdb
+  deckcheck db import yaml-yugi/cards.json yaml-yugi/rush.json individual.zip
   deckcheck db import --lang ja names-ja.cdb
   deckcheck db import --dialect ygopro cards.cdb""",
 )
@@ -46,19 +47,27 @@ Examples:
     help="Read every file as a names file in this language (default: from locales/<lang>/).",
 )
 def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -> int:
-    """Build or extend the card database from EDOPro/YGOPro cards.cdb files.
+    """Build or extend the card database from EDOPro/YGOPro cards.cdb files and official data.
 
     Files merge in order (later files win); the installed database is extended and
     replaced only when the import is complete. Files under locales/<lang>/ add names.
+    yaml-yugi cards.json/rush.json/skill.json (Konami ids, official names) and a YGOJSON
+    folder or individual.zip (release dates) are recognised by content; they need cards.
     """
     from deckcheck.carddb.importer import import_files
 
-    summary = import_files(list(files), dialect=dialect, lang=lang, progress=True)
+    summary = import_files(
+        list(files), dialect=dialect, lang=lang, progress=True,
+        note=lambda text: click.echo(f"deckcheck: note: {text}", err=True),
+    )
     for f in summary.files:
         if f.kind == "cards":
             what = f"{f.rows} cards ({f.dialect})"
-        else:
+        elif f.kind == "names":
             what = f"{f.rows} names ({f.lang})"
+        else:
+            unmapped = sum((f.unmapped or {}).values())
+            what = f"{f.kind}: {f.rows} records, {f.mapped} mapped, {unmapped} not mapped"
         click.echo(f"{f.path}: {what}")
     langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
     click.echo(f"database: {summary.db_path}")
@@ -87,6 +96,18 @@ def _text(info: dict[str, Any]) -> str:
             f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
             f"sha256 {s['sha256']}, imported {s['imported_at']}"
         )
+    off = info.get("official") or {}
+    if off.get("sources"):
+        lines.append(
+            "official: releases " + ", ".join(f"{k} {n}" for k, n in off["releases"].items())
+            + "; Konami ids " + ", ".join(f"{k} {n}" for k, n in off["konami_ids"].items())
+            + f"; prerelease->official {off['prerelease_to_official']}"
+        )
+        for s in off["sources"]:
+            lines.append(
+                f"  {s['path']}  {s['kind']}, {s['rows']} rows, {s['mapped']} mapped, "
+                f"{s['unmapped']} not mapped, sha256 {s['sha256']}, imported {s['imported_at']}"
+            )
     if info.get("update"):
         lines.append("installed by 'deckcheck update':")
         for key, u in sorted(info["update"].items()):
