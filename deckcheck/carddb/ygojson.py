@@ -10,6 +10,7 @@ the set's date and its ``formats[0]``. OCG is ``jp``; TCG is the earliest of the
 from __future__ import annotations
 
 import json
+import os
 import re
 import zipfile
 from collections.abc import Iterator
@@ -62,12 +63,17 @@ class _Tree:
         if metas:
             self.prefix = min(metas, key=len)[: -len("meta.json")]
 
+    @property
+    def base(self) -> str:
+        """Prefix of every file's display name (and, for a folder, of its path)."""
+        return f"{self.path}/{self.prefix}" if self.zip else f"{self.path}{os.sep}"
+
     def close(self) -> None:
         if self.zip is not None:
             self.zip.close()
 
     def where(self, rel: str) -> str:
-        return f"{self.path}/{self.prefix}{rel}" if self.zip else str(self.path / rel)
+        return self.base + rel
 
     def exists(self, rel: str) -> bool:
         if self.zip is None:
@@ -81,7 +87,8 @@ class _Tree:
     def read(self, rel: str) -> bytes:
         try:
             if self.zip is None:
-                return (self.path / rel).read_bytes()
+                with open(os.path.join(self.path, rel), "rb") as f:
+                    return f.read()
             return self.zip.read(self.prefix + rel)
         except (OSError, KeyError, zipfile.BadZipFile) as exc:
             raise InputError(f"cannot read: {exc}", where=self.where(rel)) from None
@@ -90,7 +97,9 @@ class _Tree:
         """Relative names of the ``*.json`` files directly in ``folder``, sorted."""
         if self.zip is None:
             d = self.path / folder
-            return sorted(f"{folder}/{p.name}" for p in d.glob("*.json")) if d.is_dir() else []
+            if not d.is_dir():
+                return []
+            return sorted(f"{folder}/{n}" for n in os.listdir(d) if n.endswith(".json"))
         start = f"{self.prefix}{folder}/"
         return sorted(
             n[len(self.prefix):] for n in self.zip.namelist()
@@ -202,8 +211,9 @@ def _read(tree: _Tree) -> Releases:
     if not card_files:
         raise InputError("no cards/*.json files: not the YGOJSON individual layout",
                          where=tree.where("cards"))
+    base = tree.base
     for rel in card_files:
-        where = tree.where(rel)
+        where = base + rel
         doc = _load(tree, rel)
         uuid = doc.get("id")
         if not isinstance(uuid, str):
@@ -220,15 +230,20 @@ def _read(tree: _Tree) -> Releases:
     # first[card uuid][region] = (date, set name)
     first: dict[str, dict[str, tuple[str, str]]] = {}
 
-    def mark(card: str, region: str, date: str, set_name: str) -> None:
-        got = first.setdefault(card, {})
-        cur = got.get(region)
-        if cur is None or (date, set_name) < cur:
-            got[region] = (date, set_name)
+    def mark(cards: list[str], region: str, date: str, set_name: str) -> None:
+        value = (date, set_name)
+        for card in cards:
+            got = first.get(card)
+            if got is None:
+                first[card] = {region: value}
+                continue
+            cur = got.get(region)
+            if cur is None or value < cur:
+                got[region] = value
 
     set_files = tree.listing("sets")
     for rel in set_files:
-        where = tree.where(rel)
+        where = base + rel
         doc = _load(tree, rel)
         name = _set_name(doc)
         locales = doc.get("locales")
@@ -259,8 +274,7 @@ def _read(tree: _Tree) -> Releases:
                     region = "tcg" if loc in TCG_LOCALES else _LOCALE_REGION.get(loc)
                     if region is None:
                         continue
-                    for c in cards:
-                        mark(c, region, date, name)
+                    mark(cards, region, date, name)
             else:
                 formats = _list(block, "formats", f"{where} {at}")
                 region = _VIRTUAL.get(formats[0]) if formats else None
@@ -272,8 +286,7 @@ def _read(tree: _Tree) -> Releases:
                 if region is None or date is None:
                     out.undated += 1
                     continue
-                for c in cards:
-                    mark(c, region, date, name)
+                mark(cards, region, date, name)
     out.sets = len(set_files)
     for uuid, codes in by_uuid.items():
         got = first.get(uuid)
