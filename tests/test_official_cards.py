@@ -32,7 +32,7 @@ TINY: dict[int, tuple[int, int, int, str]] = {
     24094653: (3, 0, SPELL, "Polymerization"),
     27847700: (3, 0, SPELL, "Polymerization"),
     10000: (1, 0, MONSTER, "Ten Thousand Dragon"),  # EDOPro: OCG only (stale)
-    10000080: (3, 0, MONSTER, "The Winged Dragon of Ra - Sphere Mode"),
+    10000080: (3, 0, MONSTER, "The Winged Dragon of Ra (Sphere Mode)"),  # differs from yaml-yugi
     44444444: (0x40, 0, MONSTER, "Speed Only"),  # Speed Duel row printed in a TCG set
     100200001: (0x101, 0, MONSTER, "Brand New Dragon"),  # prerelease of 12345678
     100200002: (0x101, 0, SPELL, "Prerelease Only"),
@@ -101,11 +101,14 @@ def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path
     assert res.unmapped == {
         "konami_id_without_passcode": 1, "passcode_not_in_db": 1, "no_identity": 1,
     }
-    assert s.notes == tuple(notes) and len(notes) == 3
+    assert s.notes == tuple(notes) and len(notes) == 4
     assert any("1 Konami id(s) without a passcode" in n and "23428" in n for n in notes)
     assert any("87654321 Missing Everywhere" in n for n in notes)
     assert any("Nameless Zeta" in n and "neither passcode nor Konami id" in n for n in notes)
+    assert any("1 official English name(s) differ" in n and "10000080" in n for n in notes)
     db = open_db(tiny_home)
+    # the cdb's English name stays the one English name (display and lookup unchanged)
+    assert db.names(10000080)["en"] == ["The Winged Dragon of Ra (Sphere Mode)"]
     assert db.passcodes_for_konami(4837) == [24094653, 27847700]
     assert db.passcodes_for_konami(10000) == [10000]  # no leading zeros in yaml-yugi
     assert db.passcodes_for_konami(11927) == [10000080]  # fake_password: YGOPro placeholder
@@ -144,6 +147,7 @@ def test_rush_and_skill_objects_link_by_english_name(tiny_home: Path) -> None:
     assert db.passcodes_for_konami(15184, kind="rush") == [160001000, 160205001]
     assert db.passcodes_for_konami(15213, kind="rush") == [160001015]
     assert db.names(160001000)["ja"] == ["青眼の白龍"]
+    assert db.names(160001000)["en"] == ["Blue-Eyes White Dragon (Rush)"]  # not ambiguous
     assert db.names(300000001)["de"] == ["Ruf der Gejagten"]
 
 

@@ -171,12 +171,39 @@ def _report(note: Note, path: Path, what: str, items: list[str]) -> None:
         note(f"{path}: {len(items)} {what} (e.g. {eg})")
 
 
-def _name_rows(ids: Iterable[int], rec: yamlyugi.OfficialCard) -> list[tuple[Any, ...]]:
-    return [
-        (cid, lang, name, common.normalize(name), kind)
-        for cid in ids
-        for lang, name, kind in rec.names
-    ]
+class _Names:
+    """Name rows to add, keeping each card's English name(s) as the cdb gave them.
+
+    The cdb's English name is the display name and the key of English lookups; a second,
+    official English name would change the display name of hundreds of cards and make names
+    such as "Blue-Eyes White Dragon" ambiguous between a card and its Rush printings. So an
+    official English name is added only to a row without one, and a different one is counted.
+    """
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.en: dict[int, set[str]] = {}
+        for cid, norm in conn.execute(
+            "SELECT card_id, norm FROM names WHERE lang = 'en' AND kind = 'name'"
+        ):
+            self.en.setdefault(int(cid), set()).add(norm)
+        self.rows: list[tuple[Any, ...]] = []
+        self.en_differs: list[str] = []
+
+    def add(self, ids: Iterable[int], rec: yamlyugi.OfficialCard) -> None:
+        for cid in ids:
+            have = self.en.get(cid)
+            for lang, name, kind in rec.names:
+                norm = common.normalize(name)
+                if lang == "en" and kind == "name" and have:
+                    if norm not in have and not any(h.startswith(norm + " (") for h in have):
+                        self.en_differs.append(f"{cid} {name!r}")
+                    continue
+                self.rows.append((cid, lang, name, norm, kind))
+
+    def write(self, conn: sqlite3.Connection, note: Note, path: Path) -> None:
+        conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", self.rows)
+        _report(note, path, "official English name(s) differ from the card database's, "
+                "which stays the English name", self.en_differs)
 
 
 def _en_index(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> dict[str, list[int]]:
@@ -202,7 +229,7 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     )
     konami: list[tuple[int, int, str, str]] = []
     official_ids: list[tuple[int, int]] = []
-    names: list[tuple[Any, ...]] = []
+    names = _Names(conn)
     no_passcode: list[str] = []
     not_in_db: list[str] = []
     no_identity: list[str] = []
@@ -222,7 +249,7 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
         targets = [code] if code is not None and code in ids else pre
         if targets:
             mapped += 1
-            names.extend(_name_rows(targets, r))
+            names.add(targets, r)
         elif code is not None:
             not_in_db.append(f"{code} {r.label()}")
         else:
@@ -231,7 +258,7 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     conn.executemany("INSERT OR IGNORE INTO konami_ids VALUES (?, ?, ?, ?)", konami)
     conn.execute("DELETE FROM official_ids")
     conn.executemany("INSERT OR REPLACE INTO official_ids VALUES (?, ?)", official_ids)
-    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", names)
+    names.write(conn, note, p.path)
     _report(note, p.path, "Konami id(s) without a passcode, not mapped", no_passcode)
     _report(note, p.path, "passcode(s) not in the card database and with no EDOPro "
             "prerelease row of that English name: names not attached", not_in_db)
@@ -253,7 +280,7 @@ def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
         index = _en_index(conn, "c.kind = 'skill'", ())
         what = "EDOPro skill row"
     konami: list[tuple[int, int, str, str]] = []
-    names: list[tuple[Any, ...]] = []
+    names = _Names(conn)
     unmatched: list[str] = []
     mapped = 0
     for r in p.records:
@@ -263,13 +290,13 @@ def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
             unmatched.append(r.label())
             continue
         mapped += 1
-        names.extend(_name_rows(targets, r))
+        names.add(targets, r)
         if r.konami_id is not None:
             konami.extend((r.konami_id, t, "rush", "name") for t in targets)
     if p.kind == "yaml-yugi-rush":
         conn.execute("DELETE FROM konami_ids WHERE kind = 'rush'")
         conn.executemany("INSERT OR IGNORE INTO konami_ids VALUES (?, ?, ?, ?)", konami)
-    conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", names)
+    names.write(conn, note, p.path)
     _report(note, p.path, f"card(s) without an {what} of the same English name, not mapped",
             unmatched)
     return Applied(str(p.path), p.kind, len(p.records), mapped, {"no_name_match": len(unmatched)})
