@@ -40,6 +40,8 @@ TINY: dict[int, tuple[int, int, int, str]] = {
     160205001: (0x600, 0, MONSTER, "Blue-Eyes White Dragon (Rush)"),
     160001015: (0x200, 0, MONSTER, "Crawling Dragon"),
     300000001: (0x40, 0, SKILL, "Call of the Haunted (Skill)"),
+    160009999: (0x200, 14558127, MONSTER, "Ash Reprint (Rush)"),  # Rush row "treated as" Ash
+    14558137: (2, 14558127, MONSTER, "Ash Blossom & Joyous Spring"),  # a "TCG version" row
 }
 
 
@@ -208,6 +210,13 @@ def test_card_records_follow_real_printings(tiny_home: Path) -> None:
     assert ash is not None and ash.tcg_date == dt.date(2017, 5, 4)
     speed = db.get(44444444)
     assert speed is not None and speed.scopes == Scope.SPEED  # not made an Advanced card
+    # another OCG/TCG row of the same card shares its releases; a Rush reprint does not
+    tcg_row = db.get(14558137)
+    assert tcg_row is not None and tcg_row.alias_kind == "treated_as"
+    assert tcg_row.scopes & Scope.OCG and tcg_row.ocg_date == dt.date(2017, 1, 14)
+    rush = db.get(160009999)
+    assert rush is not None and rush.ocg_date is None and db.releases(160009999) == {}
+    assert db.releases(14558137) == db.releases(14558127)
 
 
 def test_sample_and_databases_without_official_data_answer_empty(tiny_home: Path) -> None:
@@ -492,3 +501,6 @@ def test_real_norden_and_mind_master_are_tcg_cards(
     monkeypatch.setenv("DECKCHECK_HOME", str(official_import[0]))
     real = _codes(capsys, deck, "tcg", "2026-06-01")
     assert not {c for c in real if c[0] == "DC501"}
+    # EDOPro's "TCG version" row of Norden (17412731, ot 2) is the OCG card too
+    ocg = _codes(capsys, _deck(tmp_path, 17412731), "ocg", "2026-08-01")
+    assert not {c for c in ocg if c[0] == "DC501"}

@@ -43,6 +43,7 @@ _REGION_ALIASES = {
     "dl": "duellinks", "duel-links": "duellinks", "duel_links": "duellinks",
 }
 _OCG_TCG = int(Scope.OCG | Scope.TCG)
+_PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
 
 
 def region_code(region: str) -> str:
@@ -118,7 +119,8 @@ class CardDB:
         the TCG); a real printing adds the region. Only to OCG/TCG cards: Speed Duel and
         other non-Advanced rows keep their scopes whatever product printed them.
         """
-        rel = self.releases(card.id)
+        same = card.alias_kind == "artwork" or int(card.scopes) & _OCG_TCG
+        rel = self._releases_of(card.id, card.canonical if same else None)
         if not rel:
             return card
         ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
@@ -169,22 +171,36 @@ class CardDB:
         """First release per region: region -> (date, set name); empty when unknown.
 
         A passcode without rows of its own takes those of the official passcode it stands
-        for (EDOPro prerelease ids), else those of its canonical card (an artwork EDOPro
-        has and the release data does not list was not released before the card itself).
+        for (EDOPro prerelease ids), else, for an alternate artwork or another OCG/TCG row of
+        the same card (EDOPro's "TCG version" 17412731 of Norden), those of its card: it was
+        not released before the card itself. A Rush reprint "treated as" an Advanced card
+        keeps only its own.
         """
         if not self._official:
             return {}
         got = self._releases.get(card_id)
         if got is not None:
             return got
+        row = self._query(
+            "SELECT canonical FROM cards WHERE id = ? AND (alias_kind = 'artwork' OR scopes & ?)",
+            (card_id, _OCG_TCG),
+        ).fetchone()
+        return self._releases_of(card_id, int(row[0]) if row is not None else None)
+
+    def _releases_of(
+        self, card_id: int, artwork_of: int | None
+    ) -> dict[str, tuple[dt.date, str]]:
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
         out: dict[str, tuple[dt.date, str]] = {}
         ids = [card_id]
-        off = self.official_passcode(card_id)
-        if off is not None:
-            ids.append(off)
-        card_row = self._query("SELECT canonical FROM cards WHERE id = ?", (card_id,)).fetchone()
-        if card_row is not None and card_row[0] != card_id:
-            ids.append(int(card_row[0]))
+        if _PRERELEASE_IDS[0] <= card_id <= _PRERELEASE_IDS[1]:
+            off = self.official_passcode(card_id)
+            if off is not None:
+                ids.append(off)
+        if artwork_of is not None and artwork_of != card_id:
+            ids.append(artwork_of)
         for cid in ids:
             for region, date, set_name in self._query(
                 "SELECT region, first_date, set_name FROM releases WHERE card_id = ?", (cid,)
