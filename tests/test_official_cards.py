@@ -504,3 +504,17 @@ def test_real_norden_and_mind_master_are_tcg_cards(
     # EDOPro's "TCG version" row of Norden (17412731, ot 2) is the OCG card too
     ocg = _codes(capsys, _deck(tmp_path, 17412731), "ocg", "2026-08-01")
     assert not {c for c in ocg if c[0] == "DC501"}
+
+
+@REAL
+def test_real_official_readings_find_cards(
+    official_import: tuple[Path, Any], tmp_path: Path
+) -> None:
+    from deckcheck.lookup import Index
+
+    db = open_db(official_import[0] / "cards.sqlite3")
+    index = Index.for_db(db, cache_dir=tmp_path)  # the shared home stays untouched
+    for query in ("はるうらら", "Haru Urara"):  # ruby reading, romanization
+        r = index.resolve(query)
+        assert (r.status, r.card_id) == ("found", 14558127), query
+    assert db.names(14558127)["ja"] == ["灰流うらら"]
