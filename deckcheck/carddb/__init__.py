@@ -201,16 +201,19 @@ class CardDB:
                 ids.append(off)
         if artwork_of is not None and artwork_of != card_id:
             ids.append(artwork_of)
-        for cid in ids:
-            for region, date, set_name in self._query(
-                "SELECT region, first_date, set_name FROM releases WHERE card_id = ?", (cid,)
-            ):
-                out[region] = (dt.date.fromisoformat(date), set_name)
-            if out:
-                break
-        out = {r: out[r] for r in RELEASE_REGIONS if r in out} | {
-            r: v for r, v in out.items() if r not in RELEASE_REGIONS
-        }
+        # one query for every candidate id; the first id (in ``ids`` order) with rows wins
+        rows = self._query(
+            "SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN "
+            f"({', '.join('?' * len(ids))})",
+            tuple(ids),
+        ).fetchall()
+        if rows:
+            best = min((r[0] for r in rows), key=ids.index)
+            got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
+            for region in (*RELEASE_REGIONS, *sorted(set(got_rows) - set(RELEASE_REGIONS))):
+                if region in got_rows:
+                    date, set_name = got_rows[region]
+                    out[region] = (dt.date.fromisoformat(date), set_name)
         self._releases[card_id] = out
         return out
 
