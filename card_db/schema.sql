@@ -51,3 +51,38 @@ CREATE TABLE IF NOT EXISTS meta (
 
 -- indexes
 CREATE INDEX IF NOT EXISTS cards_canonical ON cards (canonical);
+-- official data: tables written by deckcheck/carddb/official.py from yaml-yugi and YGOJSON
+-- files (created with the tables above; schema_sql() joins this block to them).
+CREATE TABLE IF NOT EXISTS konami_ids (
+    konami_id  INTEGER NOT NULL,       -- Konami card-database id (yaml-yugi konami_id)
+    card_id    INTEGER NOT NULL,       -- official passcode (ocg_tcg) or EDOPro Rush passcode
+    kind       TEXT NOT NULL CHECK (kind IN ('ocg_tcg', 'rush')),
+    how        TEXT NOT NULL,          -- password | fake_password | name (Rush: English name)
+    PRIMARY KEY (kind, konami_id, card_id)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS releases (
+    card_id     INTEGER NOT NULL,      -- passcode (alternate artworks have rows of their own)
+    region      TEXT NOT NULL,         -- ocg tcg kr ae sc tc masterduel duellinks
+    first_date  TEXT NOT NULL,         -- YYYY-MM-DD, earliest product release there
+    set_name    TEXT NOT NULL,         -- the set that released it first
+    PRIMARY KEY (card_id, region)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS official_ids (
+    edopro_id    INTEGER PRIMARY KEY,  -- EDOPro prerelease passcode (100xxxxxx/101xxxxxx)
+    official_id  INTEGER NOT NULL      -- the official passcode (matched by English name)
+);
+
+CREATE TABLE IF NOT EXISTS official_sources (
+    kind         TEXT PRIMARY KEY,     -- yaml-yugi-cards | yaml-yugi-rush | yaml-yugi-skill | ygojson
+    path         TEXT NOT NULL,
+    sha256       TEXT NOT NULL,
+    size         INTEGER NOT NULL,
+    imported_at  TEXT NOT NULL,
+    rows         INTEGER NOT NULL,
+    mapped       INTEGER NOT NULL,
+    unmapped     INTEGER NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS konami_ids_card ON konami_ids (card_id);

@@ -115,3 +115,41 @@ def real_home(real_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point DECKCHECK_HOME at the shared real-data home for this test."""
     monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
     return real_home_dir
+
+
+#: The official upstream files (../shared/data/upstream), in the order `update` imports them.
+OFFICIAL_FILES = (
+    "DawnbrandBots__yaml-yugi/cards.json",
+    "DawnbrandBots__yaml-yugi/rush.json",
+    "DawnbrandBots__yaml-yugi/skill.json",
+    "iconmaster5326__YGOJSON",
+)
+
+
+@pytest.fixture(scope="session")
+def official_import(
+    real_home_dir: Path, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, object]:
+    """(home, ImportSummary): ``real_home_dir`` copied, plus yaml-yugi and YGOJSON imported.
+
+    Built once per session; tests must treat the home as read-only.
+    """
+    import shutil
+
+    from deckcheck.carddb.importer import import_files
+
+    home = tmp_path_factory.mktemp("official-home")
+    shutil.copy2(real_home_dir / "cards.sqlite3", home / "cards.sqlite3")
+    shutil.copytree(real_home_dir / "banlists", home / "banlists")
+    up = shared_data / "upstream"
+    summary = import_files([up / f for f in OFFICIAL_FILES], db_path=home / "cards.sqlite3")
+    return home, summary
+
+
+@pytest.fixture
+def official_home(
+    official_import: tuple[Path, object], monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """Point DECKCHECK_HOME at the shared real-data home with official data imported."""
+    monkeypatch.setenv("DECKCHECK_HOME", str(official_import[0]))
+    return official_import[0]

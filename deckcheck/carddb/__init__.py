@@ -9,6 +9,8 @@ list limits), the list key (``list_key``: what a list entry names) and the name 
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -36,6 +38,26 @@ _CARD_SQL = (
 )
 
 _sample_noted = False
+
+#: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
+RELEASE_REGIONS: tuple[str, ...] = (
+    "ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks",
+)
+_REGION_ALIASES = {
+    "jp": "ocg", "md": "masterduel", "master-duel": "masterduel", "master_duel": "masterduel",
+    "dl": "duellinks", "duel-links": "duellinks", "duel_links": "duellinks",
+}
+_OCG_TCG = int(Scope.OCG | Scope.TCG)
+_PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
+
+
+def region_code(region: str) -> str:
+    """The stored code of a release region (``jp`` -> ``ocg``); ValueError when unknown."""
+    r = region.strip().lower()
+    r = _REGION_ALIASES.get(r, r)
+    if r not in RELEASE_REGIONS:
+        raise ValueError(f"unknown release region {region!r} (use {', '.join(RELEASE_REGIONS)})")
+    return r
 
 
 def mark_sample_noted(noted: bool = True) -> None:
@@ -74,6 +96,7 @@ class CardDB:
         self.is_sample = is_sample
         self._cards: dict[int, Card | None] = {}
         self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
+        self._releases: dict[int, dict[str, tuple[dt.date, str]]] = {}
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
@@ -88,6 +111,12 @@ class CardDB:
         self._legacy = "list_key" not in columns
         self._card_sql = _CARD_SQL.format(
             keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key"
+        )
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        # Databases built before the official-data tables existed simply have none of it.
+        self._official = {"konami_ids", "releases", "official_ids"} <= tables
+        self.has_releases = self._official and bool(
+            conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
         )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
@@ -116,6 +145,8 @@ class CardDB:
             if self._legacy:
                 lkey, nkey = self._legacy_keys()[cid]
             self._keys[cid] = (lkey, nkey)
+            if self.has_releases:
+                card = self._with_releases(card)
         self._cards[card_id] = card
         return card
 
@@ -127,6 +158,28 @@ class CardDB:
             except sqlite3.DatabaseError as exc:
                 raise DataError(f"card database unreadable: {exc}", where=str(self.path)) from None
         return got
+
+    def _with_releases(self, card: Card) -> Card:
+        """Official release data decides dates and OCG/TCG printings where it has them.
+
+        EDOPro's region bits go stale (Elder Entity Norden is "OCG only" but was printed in
+        the TCG); a real printing adds the region. Only to OCG/TCG cards: Speed Duel and
+        other non-Advanced rows keep their scopes whatever product printed them.
+        """
+        same = card.alias_kind == "artwork" or int(card.scopes) & _OCG_TCG
+        rel = self._releases_of(card.id, card.canonical if same else None)
+        if not rel:
+            return card
+        ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
+        tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
+        scopes = int(card.scopes)
+        if scopes & _OCG_TCG:
+            scopes |= (int(Scope.OCG) if "ocg" in rel else 0) | (
+                int(Scope.TCG) if "tcg" in rel else 0
+            )
+        if (ocg, tcg, scopes) == (card.ocg_date, card.tcg_date, int(card.scopes)):
+            return card
+        return dataclasses.replace(card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None
@@ -175,6 +228,126 @@ class CardDB:
 
     def __len__(self) -> int:
         return int(self._query("SELECT count(*) FROM cards", ()).fetchone()[0])
+
+    # ------------------------------------------------------------------ official data
+
+    def releases(self, card_id: int) -> dict[str, tuple[dt.date, str]]:
+        """First release per region: region -> (date, set name); empty when unknown.
+
+        A passcode without rows of its own takes those of the official passcode it stands
+        for (EDOPro prerelease ids), else, for an alternate artwork or another OCG/TCG row of
+        the same card (EDOPro's "TCG version" 17412731 of Norden), those of its card: it was
+        not released before the card itself. A Rush reprint "treated as" an Advanced card
+        keeps only its own.
+        """
+        if not self._official:
+            return {}
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
+        row = self._query(
+            "SELECT canonical FROM cards WHERE id = ? AND (alias_kind = 'artwork' OR scopes & ?)",
+            (card_id, _OCG_TCG),
+        ).fetchone()
+        return self._releases_of(card_id, int(row[0]) if row is not None else None)
+
+    def _releases_of(
+        self, card_id: int, artwork_of: int | None
+    ) -> dict[str, tuple[dt.date, str]]:
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
+        out: dict[str, tuple[dt.date, str]] = {}
+        ids = [card_id]
+        if _PRERELEASE_IDS[0] <= card_id <= _PRERELEASE_IDS[1]:
+            off = self.official_passcode(card_id)
+            if off is not None:
+                ids.append(off)
+        if artwork_of is not None and artwork_of != card_id:
+            ids.append(artwork_of)
+        # one query for every candidate id; the first id (in ``ids`` order) with rows wins
+        rows = self._query(
+            "SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN "
+            f"({', '.join('?' * len(ids))})",
+            tuple(ids),
+        ).fetchall()
+        if rows:
+            best = min((r[0] for r in rows), key=ids.index)
+            got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
+            for region in (*RELEASE_REGIONS, *sorted(set(got_rows) - set(RELEASE_REGIONS))):
+                if region in got_rows:
+                    date, set_name = got_rows[region]
+                    out[region] = (dt.date.fromisoformat(date), set_name)
+        self._releases[card_id] = out
+        return out
+
+    def first_release(self, card_id: int, region: str) -> dt.date | None:
+        """The day the card was first released in ``region`` (ocg, tcg, kr, ae, sc, tc,
+        masterduel, duellinks; ``jp`` = ocg), or None when the data does not know it."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[0] if got else None
+
+    def first_release_set(self, card_id: int, region: str) -> str | None:
+        """The set that first released the card in ``region``, or None."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[1] if got else None
+
+    def release_regions(self, card_id: int) -> list[str]:
+        """The regions the card was printed (or, for the video games, released) in."""
+        return list(self.releases(card_id))
+
+    def passcodes_for_konami(self, konami_id: int, kind: str = "ocg_tcg") -> list[int]:
+        """Passcodes of a Konami card-database id: the official passcode(s) for ``ocg_tcg``
+        (two for 4837 Polymerization and 4041 Dark Magician), the EDOPro Rush passcodes
+        (matched by English name) for ``rush``. Empty when unknown."""
+        if kind not in ("ocg_tcg", "rush"):
+            raise ValueError(f"unknown Konami id kind {kind!r} (use ocg_tcg or rush)")
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT card_id FROM konami_ids WHERE kind = ? AND konami_id = ? ORDER BY card_id",
+            (kind, konami_id),
+        )
+        return [int(r[0]) for r in rows]
+
+    def konami_id(self, card_id: int) -> int | None:
+        """The Konami card-database id of a passcode (official or EDOPro Rush), or None."""
+        if not self._official:
+            return None
+        ids = [card_id]
+        off = self.official_passcode(card_id)
+        if off is not None:
+            ids.append(off)
+        canon = self.canonical(card_id)
+        card = self.get(card_id)
+        if card is not None and card.alias_kind == "artwork" and canon != card_id:
+            ids.append(canon)  # an alternate artwork is the same Konami card
+        for cid in ids:
+            row = self._query(
+                "SELECT konami_id FROM konami_ids WHERE card_id = ? ORDER BY kind LIMIT 1", (cid,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+        return None
+
+    def official_passcode(self, card_id: int) -> int | None:
+        """The official passcode an EDOPro prerelease passcode stands for, where known."""
+        if not self._official:
+            return None
+        row = self._query(
+            "SELECT official_id FROM official_ids WHERE edopro_id = ?", (card_id,)
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def prerelease_passcodes(self, official_id: int) -> list[int]:
+        """EDOPro prerelease passcodes known to stand for an official passcode."""
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT edopro_id FROM official_ids WHERE official_id = ? ORDER BY edopro_id",
+            (official_id,),
+        )
+        return [int(r[0]) for r in rows]
 
     # ------------------------------------------------------------------ names
 
@@ -254,7 +427,28 @@ class CardDB:
                 (),
             )
         ]
+        official: dict[str, Any] = {}
+        if self._official:
+            official["releases"] = dict(q(
+                "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
+            ).fetchall())
+            official["konami_ids"] = dict(q(
+                "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
+            ).fetchall())
+            official["prerelease_to_official"] = q(
+                "SELECT count(*) FROM official_ids", ()
+            ).fetchone()[0]
+            official["sources"] = [
+                {"kind": k, "path": p, "sha256": s, "size": z, "imported_at": t, "rows": r,
+                 "mapped": m, "unmapped": u}
+                for k, p, s, z, t, r, m, u in q(
+                    "SELECT kind, path, sha256, size, imported_at, rows, mapped, unmapped "
+                    "FROM official_sources ORDER BY kind",
+                    (),
+                )
+            ]
         return {
+            "official": official,
             "path": str(self.path),
             "sample": self.is_sample,
             "schema_version": int(self.meta.get("schema_version", 0)),

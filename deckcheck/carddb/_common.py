@@ -193,7 +193,10 @@ def schema_sql() -> tuple[str, str]:
     """(tables, indexes) parts of ``card_db/schema.sql``."""
     text = (paths.builtin_card_db_dir() / "schema.sql").read_text(encoding="utf-8")
     tables, _, indexes = text.partition("-- indexes")
-    return tables, indexes
+    # Blocks appended after the indexes ("-- official data: ...") are small tables with their
+    # own indexes, created with the main tables so importers can fill them.
+    indexes, sep, extra = indexes.partition("-- official data")
+    return tables + (sep + extra if sep else ""), indexes
 
 
 def create_tables(conn: sqlite3.Connection) -> None:

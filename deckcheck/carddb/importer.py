@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,10 +41,12 @@ class FileResult:
     """What one input file contributed."""
 
     path: str
-    kind: str  # cards | names
+    kind: str  # cards | names | yaml-yugi-cards | yaml-yugi-rush | yaml-yugi-skill | ygojson
     rows: int
     lang: str | None = None
     dialect: str | None = None
+    mapped: int | None = None  # official files: records attached to a card of the database
+    unmapped: dict[str, int] | None = None  # official files: reason -> count (see notes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ class ImportSummary:
     names_by_lang: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
     fingerprint: str = ""
+    notes: tuple[str, ...] = ()  # what did not map, with counts and examples
 
 
 @dataclass(slots=True)
@@ -124,7 +127,11 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
     if not path.is_file():
         raise InputError("file not found" if not path.exists() else "not a file", where=where)
     if not is_sqlite(path):
-        raise InputError("not an SQLite database (expected a cards.cdb file)", where=where)
+        raise InputError(
+            "not an SQLite database (expected a cards.cdb file, a yaml-yugi JSON array or a "
+            "YGOJSON folder or zip)",
+            where=where,
+        )
     m = _LOCALE_DIR.search(path.absolute().as_posix())
     file_lang: str | None = None
     if lang is not None:
@@ -324,7 +331,9 @@ def _finish(conn: sqlite3.Connection, now: str) -> str:
             "SELECT kind, lang, dialect, sha256 FROM sources ORDER BY id"
         )
     ]
-    fp = common.fingerprint_of(parts)
+    from deckcheck.carddb import official
+
+    fp = common.fingerprint_of(parts + official.fingerprint_parts(conn))
     conn.executemany(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
         [("schema_version", str(common.SCHEMA_VERSION)), ("built_at", now), ("fingerprint", fp),
@@ -342,18 +351,43 @@ def import_files(
     lang: str | None = None,
     progress: bool = False,
     lock: bool = True,
+    note: Callable[[str], None] | None = None,
 ) -> ImportSummary:
-    """Import ``cards.cdb`` files (cards) and ``locales/<lang>/cards.cdb`` files (names).
+    """Import ``cards.cdb`` files (cards), ``locales/<lang>/cards.cdb`` files (names) and
+    official data (yaml-yugi arrays, YGOJSON folder or zip), each told apart by content.
 
-    Files merge in order (later files win); an existing database is extended. The result
-    replaces the database only when complete. Raises InputError/DataError on bad input.
+    Files merge in order (later files win; official files after the cdb files); an existing
+    database is extended. The result replaces the database only when complete. What does
+    not map goes to ``note`` (and ``ImportSummary.notes``). Raises InputError/DataError.
     """
+    from deckcheck.carddb import official
+
     started = time.perf_counter()
     files = [Path(p) for p in paths]
     if not files:
         raise InputError("no files to import")
     db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
-    plans = [_inspect(p, lang) for p in files]
+    plans: list[_Plan] = []
+    extra: list[official.Plan] = []
+    for f in files:
+        sniffed = official.sniff(f)
+        if sniffed is None:
+            plans.append(_inspect(f, lang))
+        else:
+            extra.append(official.plan(f, sniffed))
+    if extra and not any(p.kind == "cards" for p in plans) and not db_path.is_file():
+        raise InputError(
+            "import a cards.cdb first: official data is attached to the cards of an "
+            "installed database",
+            where=str(extra[0].path),
+        )
+    notes: list[str] = []
+
+    def _note(text: str) -> None:
+        notes.append(text)
+        if note is not None:
+            note(text)
+
     _choose_dialects(plans, dialect)
     for p in plans:
         p.sha256 = sha256_file(p.path)
@@ -361,7 +395,7 @@ def import_files(
     db_path.parent.mkdir(parents=True, exist_ok=True)
     lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
     with lock_cm:
-        results = _build(db_path, plans, progress)
+        results = _build(db_path, plans, progress, official.order(extra), _note)
     conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -373,7 +407,8 @@ def import_files(
         conn.close()
     by_lang = {k: by_lang[k] for k in sorted(by_lang, key=_lang_order)}
     return ImportSummary(
-        db_path, tuple(results), int(cards), by_lang, time.perf_counter() - started, str(fp)
+        db_path, tuple(results), int(cards), by_lang, time.perf_counter() - started, str(fp),
+        tuple(notes),
     )
 
 
@@ -381,7 +416,13 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (common.LANGS.index(lang) if lang in common.LANGS else len(common.LANGS), lang)
 
 
-def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult]:
+def _build(
+    db_path: Path,
+    plans: list[_Plan],
+    progress: bool,
+    extra: Sequence[Any] = (),
+    note: Callable[[str], None] = lambda _text: None,
+) -> list[FileResult]:
     # An import killed mid-way (SIGKILL, power loss) leaves its temp copy behind, a whole
     # database each time. Only the lock holder writes one, so any found now is stale.
     for stale in db_path.parent.glob(".cards-*.sqlite3.tmp"):
@@ -420,6 +461,14 @@ def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult
                     results.append(
                         FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect)
                     )
+            if extra:
+                from deckcheck.carddb import official
+
+                for oplan in extra:
+                    got = official.apply(conn, oplan, now, note)
+                    results.append(FileResult(
+                        got.path, got.kind, got.rows, mapped=got.mapped, unmapped=got.unmapped
+                    ))
             _finish(conn, now)
             conn.execute("COMMIT")
             conn.close()

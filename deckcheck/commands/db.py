@@ -29,6 +29,7 @@ def db() -> None:
 Examples:
   deckcheck db import cards.cdb cards-rush.cdb cards-skills.cdb
   deckcheck db import BabelCDB/cards.cdb ygopro-database/locales/*/cards.cdb
+  deckcheck db import yaml-yugi/cards.json yaml-yugi/rush.json individual.zip
   deckcheck db import --lang ja names-ja.cdb
   deckcheck db import --dialect ygopro cards.cdb""",
 )
@@ -46,15 +47,20 @@ Examples:
     help="Read every file as a names file in this language (default: from locales/<lang>/).",
 )
 def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -> int:
-    """Build or extend the card database from EDOPro/YGOPro cards.cdb files.
+    """Build or extend the card database from EDOPro/YGOPro cards.cdb files and official data.
 
     Files merge in order (later files win); the installed database is extended and
     replaced only when the import is complete. Files under locales/<lang>/ add names.
+    yaml-yugi cards.json/rush.json/skill.json (Konami ids, official names) and a YGOJSON
+    folder or individual.zip (release dates) are recognised by content; they need cards.
     """
     from deckcheck.carddb.importer import import_files
     from deckcheck.render.db import import_text
 
-    summary = import_files(list(files), dialect=dialect, lang=lang, progress=True)
+    summary = import_files(
+        list(files), dialect=dialect, lang=lang, progress=True,
+        note=lambda text: click.echo(f"deckcheck: note: {text}", err=True),
+    )
     for line in import_text(summary):
         click.echo(line)
     click.echo(

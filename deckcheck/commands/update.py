@@ -20,7 +20,8 @@ Examples:
   deckcheck update --source ~/mirror      (a folder laid out as <owner>/<repo>/<path>)
 
 The files and their upstream repositories are listed in card_db/sources.yaml. A mirror
-holds them as BASE/<owner>/<repo>/<path>, e.g. BASE/ProjectIgnis/BabelCDB/cards.cdb.
+holds them as BASE/<owner>/<repo>/<path>, e.g. BASE/ProjectIgnis/BabelCDB/cards.cdb,
+BASE/DawnbrandBots/yaml-yugi/cards.json, BASE/iconmaster5326/YGOJSON/individual.zip.
 $DECKCHECK_SOURCE sets the source when --source is not given. Unchanged files are not
 downloaded again. On any failure nothing is changed and the exit code is 2.""",
 )

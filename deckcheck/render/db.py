@@ -11,8 +11,11 @@ def import_text(summary: Any) -> list[str]:
     for f in summary.files:
         if f.kind == "cards":
             what = f"{f.rows} cards ({f.dialect})"
-        else:
+        elif f.kind == "names":
             what = f"{f.rows} names ({f.lang})"
+        else:
+            unmapped = sum((f.unmapped or {}).values())
+            what = f"{f.kind}: {f.rows} records, {f.mapped} mapped, {unmapped} not mapped"
         out.append(f"{f.path}: {what}")
     langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
     out += [f"database: {summary.db_path}", f"cards: {summary.cards}", f"names: {langs}"]
@@ -36,6 +39,18 @@ def info_text(info: dict[str, Any]) -> str:
             f"  {s['path']}  {s['kind']} ({extra}), {s['rows']} rows, {s['size']} bytes, "
             f"sha256 {s['sha256']}, imported {s['imported_at']}"
         )
+    off = info.get("official") or {}
+    if off.get("sources"):
+        lines.append(
+            "official: releases " + ", ".join(f"{k} {n}" for k, n in off["releases"].items())
+            + "; Konami ids " + ", ".join(f"{k} {n}" for k, n in off["konami_ids"].items())
+            + f"; prerelease->official {off['prerelease_to_official']}"
+        )
+        for s in off["sources"]:
+            lines.append(
+                f"  {s['path']}  {s['kind']}, {s['rows']} rows, {s['mapped']} mapped, "
+                f"{s['unmapped']} not mapped, sha256 {s['sha256']}, imported {s['imported_at']}"
+            )
     if info.get("update"):
         lines.append("installed by 'deckcheck update':")
         for key, u in sorted(info["update"].items()):

@@ -24,7 +24,7 @@ from deckcheck import paths
 from deckcheck.errors import DataError
 from deckcheck.update import download
 from deckcheck.update.download import Fetched, Fetcher
-from deckcheck.update.sources import Kind, load_components, resolve_source
+from deckcheck.update.sources import CARD_KINDS, Kind, load_components, resolve_source
 
 
 @dataclass(slots=True)
@@ -120,7 +120,7 @@ def run_update(
                     result.notes.append(f"{f.comp.key}: skipped ({f.note})")
             want_cards = only != "lists" and (
                 force or not paths.database_path().exists()
-                or _group_needs(files, ("cards", "names"), state)
+                or _group_needs(files, CARD_KINDS, state)
             )
             want_lists = only != "cards" and (
                 force or not paths.lists_dir().is_dir() or _group_needs(files, ("lists",), state)
@@ -133,7 +133,8 @@ def run_update(
             # happens next; "installed" changes only after the swap.
             download.commit_downloads(files, state)
             download.save_state(state)
-            _apply(files, state, want_cards, import_lflists, home)
+            # what the official data could not map (counts, examples) reaches the user
+            result.notes += _apply(files, state, want_cards, import_lflists, home)
             result.cards_updated, result.lists_updated = want_cards, import_lflists is not None
             return result
         finally:
@@ -146,7 +147,7 @@ def _apply(
     want_cards: bool,
     import_lflists: Callable[..., Any] | None,
     home: Path,
-) -> None:
+) -> list[str]:
     from deckcheck.carddb.importer import import_files
 
     new_db = home / ".cards-update.sqlite3"
@@ -161,10 +162,13 @@ def _apply(
         shutil.rmtree(d, ignore_errors=True)
     had_db = db_path.is_file()
     swapped_db = False
+    notes: list[str] = []
     try:
         if want_cards:
-            cdbs = [f.path for f in files if f.comp.kind in ("cards", "names") and f.path]
-            import_files(cdbs, db_path=new_db, dialect="edopro", progress=progress)
+            # official files (yaml-yugi, YGOJSON) are told apart by content and go last
+            cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
+            summary = import_files(cdbs, db_path=new_db, dialect="edopro", progress=progress)
+            notes += summary.notes
             # The list importer names cards through the installed database, so the new one
             # goes in first; the old one stays linked as old_db to roll back to.
             if had_db:
@@ -195,7 +199,7 @@ def _apply(
         shutil.rmtree(new_lists, ignore_errors=True)
         shutil.rmtree(old_lists, ignore_errors=True)
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
-    kinds = ({"cards", "names"} if want_cards else set()) | (
+    kinds = (set(CARD_KINDS) if want_cards else set()) | (
         {"lists"} if import_lflists is not None else set()
     )
     for f in files:
@@ -213,6 +217,7 @@ def _apply(
             "installed_at": now,
         }
     download.save_state(state)
+    return notes
 
 
 def _keep(src: Path, dest: Path) -> None:

@@ -79,6 +79,8 @@ def check_file(path: Path, comp: Component, where: str) -> None:
         raise DataError(f"{size} bytes is over the {comp.max_bytes} byte cap", where=where)
     if comp.kind == "lists":
         _check_lflist(path, comp, where)
+    elif comp.kind == "official":
+        _check_official(path, where)
     else:
         _check_cdb(path, comp, where)
 
@@ -104,6 +106,33 @@ def _check_cdb(path: Path, comp: Component, where: str) -> None:
             conn.close()
     except sqlite3.DatabaseError as exc:
         raise DataError(f"corrupt download: {exc}", where=where) from None
+
+
+def _check_official(path: Path, where: str) -> None:
+    """A yaml-yugi array that parses, or a zip holding the YGOJSON layout with sound CRCs."""
+    from deckcheck.carddb import official
+    from deckcheck.errors import InputError
+
+    try:
+        kind = official.sniff(path)
+        if kind == "yaml-yugi":
+            official.plan(path, kind)
+        elif kind == "ygojson":
+            import zipfile
+
+            try:
+                with zipfile.ZipFile(path) as z:
+                    bad = z.testzip()
+            except (zipfile.BadZipFile, OSError, EOFError) as exc:
+                raise DataError(f"corrupt download: {exc}", where=where) from None
+            if bad is not None:
+                raise DataError(f"corrupt download: bad CRC in {bad}", where=where)
+        else:
+            raise DataError(
+                "corrupt download: neither a yaml-yugi JSON array nor a YGOJSON zip", where=where
+            )
+    except InputError as exc:
+        raise DataError(f"corrupt download: {exc.message}", where=where) from None
 
 
 def _check_lflist(path: Path, comp: Component, where: str) -> None:

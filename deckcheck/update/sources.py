@@ -11,8 +11,10 @@ from urllib.parse import unquote, urlparse
 from deckcheck import paths
 from deckcheck.errors import DataError, InputError
 
-Kind = Literal["cards", "names", "lists"]
-KINDS: tuple[Kind, ...] = ("cards", "names", "lists")
+Kind = Literal["cards", "names", "official", "lists"]
+KINDS: tuple[Kind, ...] = ("cards", "names", "official", "lists")
+#: Kinds that feed the card database (``--only cards``).
+CARD_KINDS: tuple[Kind, ...] = ("cards", "names", "official")
 ENV_SOURCE = "DECKCHECK_SOURCE"
 
 
@@ -27,6 +29,9 @@ class Component:
     kind: Kind
     required: bool
     max_bytes: int
+    # Default home when it is not the raw-file host (GitHub Pages, a release asset); a
+    # mirror still serves the file as <owner>/<repo>/<path>.
+    url: str | None = None
 
     @property
     def key(self) -> str:
@@ -41,13 +46,15 @@ class Source:
     label: str  # what the user named (or the default template)
     template: str | None = None  # URL with {owner} {repo} {branch} {path}
     directory: Path | None = None
+    upstream: bool = False  # the default: each file's own home (Component.url) wins
 
     def locate(self, comp: Component) -> str:
         """The URL (or file path, for a directory mirror) of ``comp``."""
         if self.directory is not None:
             return str(self.directory / comp.owner / comp.repo / comp.path)
         assert self.template is not None
-        return self.template.format(
+        template = comp.url if self.upstream and comp.url else self.template
+        return template.format(
             owner=comp.owner, repo=comp.repo, branch=comp.branch, path=comp.path
         )
 
@@ -74,7 +81,8 @@ def default_template() -> str:
 
 
 def load_components(only: Kind | Literal["cards+names"] | None = None) -> list[Component]:
-    """Every file of ``sources.yaml`` in order; ``only`` keeps one kind (cards keeps names)."""
+    """Every file of ``sources.yaml`` in order; ``only`` keeps one part ("cards" keeps the
+    names and the official card data too)."""
     data = _raw()
     where = str(_sources_file())
     caps = data.get("max_mb") or {}
@@ -94,6 +102,7 @@ def load_components(only: Kind | Literal["cards+names"] | None = None) -> list[C
                         kind=kind,
                         required=bool(f.get("required", True)),
                         max_bytes=int(f.get("max_mb", caps.get(kind, 64)) * 1024 * 1024),
+                        url=str(repo["url_template"]) if repo.get("url_template") else None,
                     )
                 )
         except (KeyError, TypeError) as exc:
@@ -101,7 +110,7 @@ def load_components(only: Kind | Literal["cards+names"] | None = None) -> list[C
     if only == "lists":
         out = [c for c in out if c.kind == "lists"]
     elif only in ("cards", "cards+names"):
-        out = [c for c in out if c.kind in ("cards", "names")]
+        out = [c for c in out if c.kind in CARD_KINDS]
     return out
 
 
@@ -110,7 +119,7 @@ def resolve_source(base: str | None) -> Source:
     base = base or os.environ.get(ENV_SOURCE) or None
     if not base:
         t = default_template()
-        return Source(label=t, template=t)
+        return Source(label=t, template=t, upstream=True)
     parsed = urlparse(base)
     if parsed.scheme in ("http", "https"):
         return Source(label=base, template=base.rstrip("/") + "/{owner}/{repo}/{path}")

@@ -203,7 +203,7 @@ def test_sources_file_lists_every_upstream_file_once() -> None:
     assert "mycard/ygopro-database/locales/zh-TW/cards.cdb" not in required
     assert "mycard/ygopro-database/locales/zh-CN/cards.cdb" in required
     assert {c.kind for c in load_components("lists")} == {"lists"}
-    assert {c.kind for c in load_components("cards")} == {"cards", "names"}
+    assert {c.kind for c in load_components("cards")} == {"cards", "names", "official"}
 
 
 def test_default_source_is_github_raw_with_branch(monkeypatch: pytest.MonkeyPatch) -> None:
