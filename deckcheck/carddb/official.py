@@ -189,10 +189,10 @@ class _Names:
 
     def __init__(self, conn: sqlite3.Connection):
         self.en: dict[int, set[str]] = {}
-        for cid, norm in conn.execute(
-            "SELECT card_id, norm FROM names WHERE lang = 'en' AND kind = 'name'"
+        for cid, name in conn.execute(
+            "SELECT card_id, name FROM names WHERE lang = 'en' AND kind = 'name'"
         ):
-            self.en.setdefault(int(cid), set()).add(norm)
+            self.en.setdefault(int(cid), set()).add(_name_key(name))
         self.rows: list[tuple[Any, ...]] = []
         self.en_differs: list[str] = []
 
@@ -205,21 +205,25 @@ class _Names:
                     if norm not in have and not any(h.startswith(norm + " (") for h in have):
                         self.en_differs.append(f"{cid} {name!r}")
                     continue
-                self.rows.append((cid, lang, name, norm, kind))
+                self.rows.append((cid, lang, name, kind))
 
     def write(self, conn: sqlite3.Connection, note: Note, path: Path) -> None:
-        conn.executemany("INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)", self.rows)
+        conn.executemany(
+            "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)",
+            self.rows,
+        )
         _report(note, path, "official English name(s) differ from the card database's, "
                 "which stays the English name", self.en_differs)
 
 
 def _en_index(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
-    for cid, norm in conn.execute(
-        "SELECT n.card_id, n.norm FROM names n JOIN cards c ON c.id = n.card_id "
+    for cid, name in conn.execute(
+        "SELECT n.card_id, n.name FROM names n JOIN cards c ON c.id = n.card_id "
         f"WHERE n.lang = 'en' AND n.kind = 'name' AND {where} ORDER BY n.card_id",
         args,
     ):
+        norm = _name_key(name)
         out.setdefault(norm, []).append(int(cid))
         # EDOPro names a Rush card or a skill that shares an OCG/TCG card's name
         # "Blue-Eyes White Dragon (Rush)" / "Call of the Haunted (Skill)"; yaml-yugi does not.
