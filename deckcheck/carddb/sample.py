@@ -11,8 +11,8 @@ import sqlite3
 from pathlib import Path
 
 from deckcheck import fsio, paths
-from deckcheck.carddb import CardDB, connect_ro
 from deckcheck.carddb import _common as common
+from deckcheck.carddb.db import CardDB, connect_ro
 from deckcheck.dates import to_iso
 from deckcheck.errors import DataError
 from deckcheck.model import Scope

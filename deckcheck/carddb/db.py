@@ -1,0 +1,456 @@
+"""One opened card database (read-only): cards by passcode, the identity keys decided at
+import, names per language, official release data; and where a card is played."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from deckcheck import sqlite as dc_sqlite
+from deckcheck.carddb import _common
+from deckcheck.dates import optional_date
+from deckcheck.errors import DataError
+from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format, Scope
+
+_CARD_SQL = (
+    "SELECT c.id, c.canonical, c.alias_kind, c.type_bits, c.scopes, c.level, c.atk, c.def, "
+    "c.race, c.attribute, c.ocg_date, c.tcg_date, {keys}, "
+    "(SELECT n.name FROM names n WHERE n.card_id = c.id AND n.lang = 'en' AND n.kind = 'name' "
+    " LIMIT 1), "
+    "(SELECT n.name FROM names n WHERE n.card_id = c.canonical AND n.lang = 'en' "
+    " AND n.kind = 'name' LIMIT 1) "
+    "FROM cards c WHERE c.id = ?"
+)
+
+#: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
+RELEASE_REGIONS: tuple[str, ...] = (
+    "ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks",
+)
+_REGION_ALIASES = {
+    "jp": "ocg", "md": "masterduel", "master-duel": "masterduel", "master_duel": "masterduel",
+    "dl": "duellinks", "duel-links": "duellinks", "duel_links": "duellinks",
+}
+_OCG_TCG = int(Scope.OCG | Scope.TCG)
+_PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
+
+
+def region_code(region: str) -> str:
+    """The stored code of a release region (``jp`` -> ``ocg``); ValueError when unknown."""
+    r = region.strip().lower()
+    r = _REGION_ALIASES.get(r, r)
+    if r not in RELEASE_REGIONS:
+        raise ValueError(f"unknown release region {region!r} (use {', '.join(RELEASE_REGIONS)})")
+    return r
+
+
+def extra_deck_bits(extra_deck_types: Iterable[str]) -> int:
+    """The type bits of a format's ``extra_deck_types`` (compute once per format and date)."""
+    bits = 0
+    for t in extra_deck_types:
+        bits |= SUBTYPE_BITS.get(t, 0)
+    return bits
+
+
+def goes_to_extra(card: Card, extra: Format | int) -> bool:
+    """True when a monster of ``card``'s types is played from the Extra Deck.
+
+    ``extra`` is the format as in force on the date (its ``extra_deck_types``), or the bits
+    ``extra_deck_bits`` made of them.
+    """
+    bits = extra if isinstance(extra, int) else extra_deck_bits(extra.extra_deck_types)
+    return bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
+
+
+class CardDB:
+    """One opened card database (read-only). Cheap lookups, cached per id."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, *, is_sample: bool = False):
+        self._conn = conn
+        self.path = path
+        self.is_sample = is_sample
+        self._cards: dict[int, Card | None] = {}
+        self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
+        self._releases: dict[int, dict[str, tuple[dt.date, str]]] = {}
+        try:
+            meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+            conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
+        except sqlite3.DatabaseError as exc:
+            raise DataError(
+                f"not a deckcheck card database ({exc}); rebuild it with 'deckcheck db import'",
+                where=str(path),
+            ) from None
+        self.meta: dict[str, str] = meta
+        # A schema-1 database (keys not stored yet) gets them computed once, the same way.
+        self._legacy = "list_key" not in columns
+        self._card_sql = _CARD_SQL.format(
+            keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key"
+        )
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        # Databases built before the official-data tables existed simply have none of it.
+        self._official = {"konami_ids", "releases", "official_ids"} <= tables
+        self.has_releases = self._official and bool(
+            conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
+        )
+        self.fingerprint: str = meta.get("fingerprint", "")
+        if not self.fingerprint:
+            st = path.stat()
+            self.fingerprint = f"{st.st_mtime_ns:x}-{st.st_size:x}"
+
+    # ------------------------------------------------------------------ cards
+
+    def get(self, card_id: int) -> Card | None:
+        """The card with this passcode, or None when the database does not have it."""
+        try:
+            return self._cards[card_id]
+        except KeyError:
+            pass
+        row = self._query(self._card_sql, (card_id,)).fetchone()
+        card = None
+        if row is not None:
+            (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, lkey, nkey,
+             en, canon_en) = row
+            card = Card(
+                id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
+                alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
+                defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
+                tcg_date=optional_date(tcg),
+            )
+            if self._legacy:
+                lkey, nkey = self._legacy_keys()[cid]
+            self._keys[cid] = (lkey, nkey)
+            if self.has_releases:
+                card = self._with_releases(card)
+        self._cards[card_id] = card
+        return card
+
+    def _legacy_keys(self) -> dict[int, tuple[int, int]]:
+        got: dict[int, tuple[int, int]] | None = getattr(self, "_all_keys", None)
+        if got is None:
+            try:
+                got = self._all_keys = _common.compute_keys(self._conn)
+            except sqlite3.DatabaseError as exc:
+                raise DataError(f"card database unreadable: {exc}", where=str(self.path)) from None
+        return got
+
+    def _with_releases(self, card: Card) -> Card:
+        """Official release data decides dates and OCG/TCG printings where it has them.
+
+        EDOPro's region bits go stale (Elder Entity Norden is "OCG only" but was printed in
+        the TCG); a real printing adds the region. Only to OCG/TCG cards: Speed Duel and
+        other non-Advanced rows keep their scopes whatever product printed them.
+        """
+        same = card.alias_kind == "artwork" or int(card.scopes) & _OCG_TCG
+        rel = self._releases_of(card.id, card.canonical if same else None)
+        if not rel:
+            return card
+        ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
+        tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
+        scopes = int(card.scopes)
+        if scopes & _OCG_TCG:
+            scopes |= (int(Scope.OCG) if "ocg" in rel else 0) | (
+                int(Scope.TCG) if "tcg" in rel else 0
+            )
+        if (ocg, tcg, scopes) == (card.ocg_date, card.tcg_date, int(card.scopes)):
+            return card
+        return dataclasses.replace(card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
+
+    def __contains__(self, card_id: object) -> bool:
+        return isinstance(card_id, int) and self.get(card_id) is not None
+
+    def canonical(self, card_id: int) -> int:
+        """The copy key: the id whose copies and list status this card shares (itself when
+        unknown). Artwork alternates and "always treated as" cards share their main card's."""
+        card = self.get(card_id)
+        return card.canonical if card is not None else card_id
+
+    copy_key = canonical
+
+    def list_key(self, card_id: int) -> int:
+        """The id a list entry names: artwork alternates merged into their main card,
+        "treated as" cards kept apart (itself when unknown)."""
+        if self.get(card_id) is None:
+            return card_id
+        return self._keys[card_id][0]
+
+    def name_key(self, card_id: int) -> int:
+        """The id lookup shows for this passcode: artworks collapse to their main card, a
+        "treated as" card only when it has its main card's very name (itself when unknown)."""
+        if self.get(card_id) is None:
+            return card_id
+        return self._keys[card_id][1]
+
+    def alternates(self, canonical: int) -> list[int]:
+        """Alternate-artwork passcodes of a card (not the card itself), ascending."""
+        rows = self._query(
+            "SELECT id FROM cards WHERE canonical = ? AND alias_kind = 'artwork' AND id != ? "
+            "ORDER BY id",
+            (canonical, canonical),
+        )
+        return [r[0] for r in rows]
+
+    def same_card(self, canonical: int) -> list[int]:
+        """Every passcode that counts as this card (artworks and "treated as"), ascending."""
+        rows = self._query(
+            "SELECT id FROM cards WHERE canonical = ? AND id != ? ORDER BY id",
+            (canonical, canonical),
+        )
+        return [r[0] for r in rows]
+
+    def all_ids(self) -> list[int]:
+        return [r[0] for r in self._query("SELECT id FROM cards ORDER BY id", ())]
+
+    def __len__(self) -> int:
+        return int(self._query("SELECT count(*) FROM cards", ()).fetchone()[0])
+
+    # ------------------------------------------------------------------ official data
+
+    def releases(self, card_id: int) -> dict[str, tuple[dt.date, str]]:
+        """First release per region: region -> (date, set name); empty when unknown.
+
+        A passcode without rows of its own takes those of the official passcode it stands
+        for (EDOPro prerelease ids), else, for an alternate artwork or another OCG/TCG row of
+        the same card (EDOPro's "TCG version" 17412731 of Norden), those of its card: it was
+        not released before the card itself. A Rush reprint "treated as" an Advanced card
+        keeps only its own.
+        """
+        if not self._official:
+            return {}
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
+        row = self._query(
+            "SELECT canonical FROM cards WHERE id = ? AND (alias_kind = 'artwork' OR scopes & ?)",
+            (card_id, _OCG_TCG),
+        ).fetchone()
+        return self._releases_of(card_id, int(row[0]) if row is not None else None)
+
+    def _releases_of(
+        self, card_id: int, artwork_of: int | None
+    ) -> dict[str, tuple[dt.date, str]]:
+        got = self._releases.get(card_id)
+        if got is not None:
+            return got
+        out: dict[str, tuple[dt.date, str]] = {}
+        ids = [card_id]
+        if _PRERELEASE_IDS[0] <= card_id <= _PRERELEASE_IDS[1]:
+            off = self.official_passcode(card_id)
+            if off is not None:
+                ids.append(off)
+        if artwork_of is not None and artwork_of != card_id:
+            ids.append(artwork_of)
+        # one query for every candidate id; the first id (in ``ids`` order) with rows wins
+        rows = self._query(
+            "SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN "
+            f"({', '.join('?' * len(ids))})",
+            tuple(ids),
+        ).fetchall()
+        if rows:
+            best = min((r[0] for r in rows), key=ids.index)
+            got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
+            for region in (*RELEASE_REGIONS, *sorted(set(got_rows) - set(RELEASE_REGIONS))):
+                if region in got_rows:
+                    date, set_name = got_rows[region]
+                    out[region] = (dt.date.fromisoformat(date), set_name)
+        self._releases[card_id] = out
+        return out
+
+    def first_release(self, card_id: int, region: str) -> dt.date | None:
+        """The day the card was first released in ``region`` (ocg, tcg, kr, ae, sc, tc,
+        masterduel, duellinks; ``jp`` = ocg), or None when the data does not know it."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[0] if got else None
+
+    def first_release_set(self, card_id: int, region: str) -> str | None:
+        """The set that first released the card in ``region``, or None."""
+        got = self.releases(card_id).get(region_code(region))
+        return got[1] if got else None
+
+    def release_regions(self, card_id: int) -> list[str]:
+        """The regions the card was printed (or, for the video games, released) in."""
+        return list(self.releases(card_id))
+
+    def passcodes_for_konami(self, konami_id: int, kind: str = "ocg_tcg") -> list[int]:
+        """Passcodes of a Konami card-database id: the official passcode(s) for ``ocg_tcg``
+        (two for 4837 Polymerization and 4041 Dark Magician), the EDOPro Rush passcodes
+        (matched by English name) for ``rush``. Empty when unknown."""
+        if kind not in ("ocg_tcg", "rush"):
+            raise ValueError(f"unknown Konami id kind {kind!r} (use ocg_tcg or rush)")
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT card_id FROM konami_ids WHERE kind = ? AND konami_id = ? ORDER BY card_id",
+            (kind, konami_id),
+        )
+        return [int(r[0]) for r in rows]
+
+    def konami_id(self, card_id: int) -> int | None:
+        """The Konami card-database id of a passcode (official or EDOPro Rush), or None."""
+        if not self._official:
+            return None
+        ids = [card_id]
+        off = self.official_passcode(card_id)
+        if off is not None:
+            ids.append(off)
+        canon = self.canonical(card_id)
+        card = self.get(card_id)
+        if card is not None and card.alias_kind == "artwork" and canon != card_id:
+            ids.append(canon)  # an alternate artwork is the same Konami card
+        for cid in ids:
+            row = self._query(
+                "SELECT konami_id FROM konami_ids WHERE card_id = ? ORDER BY kind LIMIT 1", (cid,)
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+        return None
+
+    def official_passcode(self, card_id: int) -> int | None:
+        """The official passcode an EDOPro prerelease passcode stands for, where known."""
+        if not self._official:
+            return None
+        row = self._query(
+            "SELECT official_id FROM official_ids WHERE edopro_id = ?", (card_id,)
+        ).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def prerelease_passcodes(self, official_id: int) -> list[int]:
+        """EDOPro prerelease passcodes known to stand for an official passcode."""
+        if not self._official:
+            return []
+        rows = self._query(
+            "SELECT edopro_id FROM official_ids WHERE official_id = ? ORDER BY edopro_id",
+            (official_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    # ------------------------------------------------------------------ names
+
+    def _names_of(self, card_id: int, lang: str | None, kind: str = "name") -> list[str]:
+        if lang is None:
+            sql, args = "SELECT name FROM names WHERE card_id = ? AND kind = ?", (card_id, kind)
+        else:
+            sql = "SELECT name FROM names WHERE card_id = ? AND lang = ? AND kind = ?"
+            args = (card_id, lang, kind)  # type: ignore[assignment]
+        return [r[0] for r in self._query(sql, args)]
+
+    def name(self, card_id: int, lang: str = "en") -> str:
+        """The card's name in ``lang``; alternate artworks fall back to their main card,
+        other languages to English; an unknown id gives the passcode as text."""
+        card = self.get(card_id)
+        ids = [card_id]
+        if card is not None and card.alias_kind == "artwork" and card.canonical != card_id:
+            ids.append(card.canonical)
+        for lg in dict.fromkeys([lang, "en"]):
+            for i in ids:
+                got = self._names_of(i, lg)
+                if got:
+                    return got[0]
+        return card.name if card is not None else str(card_id)
+
+    def names(self, card_id: int) -> dict[str, list[str]]:
+        """Every name of a card per language (readings under ``<lang>_reading``).
+
+        An alternate artwork without a name of its own in a language takes its main card's.
+        """
+        out: dict[str, list[str]] = {}
+        for lang, name, kind in self._query(
+            "SELECT lang, name, kind FROM names WHERE card_id = ?", (card_id,)
+        ):
+            out.setdefault(lang if kind == "name" else f"{lang}_reading", []).append(name)
+        card = self.get(card_id)
+        if card is not None and card.alias_kind == "artwork" and card.canonical != card_id:
+            for lang, got in self.names(card.canonical).items():
+                out.setdefault(lang, got)
+        return out
+
+    def iter_names(self) -> Iterator[tuple[int, str, str, str]]:
+        """(card_id, lang, name, kind) for every name of a card in the database."""
+        yield from self._query(
+            "SELECT n.card_id, n.lang, n.name, n.kind FROM names n "
+            "JOIN cards c ON c.id = n.card_id ORDER BY n.card_id",
+            (),
+        )
+
+    # ------------------------------------------------------------------ info
+
+    def info(self) -> dict[str, Any]:
+        """What is installed: path, sample or not, counts by kind/scope/language, sources."""
+        q = self._query
+        by_kind = dict(q("SELECT kind, count(*) FROM cards GROUP BY kind ORDER BY kind", ()))
+        by_scope: dict[str, int] = {}
+        for scope in Scope:
+            n = q("SELECT count(*) FROM cards WHERE scopes & ? != 0", (int(scope),)).fetchone()[0]
+            if n:
+                by_scope[str(scope.name).lower()] = n
+        names: dict[str, dict[str, int]] = {}
+        for lang, kind, rows, cards in q(
+            "SELECT lang, kind, count(*), count(DISTINCT card_id) FROM names "
+            "GROUP BY lang, kind",
+            (),
+        ):
+            key = lang if kind == "name" else f"{lang}_reading"
+            names[key] = {"names": rows, "cards": cards}
+        order = {lg: i for i, lg in enumerate(_common.LANGS)}
+        names = dict(sorted(names.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
+        sources = [
+            {"path": p, "sha256": s, "size": z, "imported_at": t, "dialect": d, "lang": lg,
+             "rows": r, "kind": k}
+            for p, s, z, t, d, lg, r, k in q(
+                "SELECT path, sha256, size, imported_at, dialect, lang, rows, kind FROM sources "
+                "ORDER BY id",
+                (),
+            )
+        ]
+        official: dict[str, Any] = {}
+        if self._official:
+            official["releases"] = dict(q(
+                "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
+            ).fetchall())
+            official["konami_ids"] = dict(q(
+                "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
+            ).fetchall())
+            official["prerelease_to_official"] = q(
+                "SELECT count(*) FROM official_ids", ()
+            ).fetchone()[0]
+            official["sources"] = [
+                {"kind": k, "path": p, "sha256": s, "size": z, "imported_at": t, "rows": r,
+                 "mapped": m, "unmapped": u}
+                for k, p, s, z, t, r, m, u in q(
+                    "SELECT kind, path, sha256, size, imported_at, rows, mapped, unmapped "
+                    "FROM official_sources ORDER BY kind",
+                    (),
+                )
+            ]
+        return {
+            "official": official,
+            "path": str(self.path),
+            "sample": self.is_sample,
+            "schema_version": int(self.meta.get("schema_version", 0)),
+            "built_at": self.meta.get("built_at"),
+            "fingerprint": self.fingerprint,
+            "cards": sum(by_kind.values()),
+            "by_kind": by_kind,
+            "by_scope": by_scope,
+            "names": names,
+            "sources": sources,
+        }
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _query(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        try:
+            return self._conn.execute(sql, args)
+        except sqlite3.DatabaseError as exc:
+            raise DataError(f"card database unreadable: {exc}", where=str(self.path)) from None
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def connect_ro(path: Path) -> sqlite3.Connection:
+    """A read-only connection (validation never writes the database)."""
+    return dc_sqlite.connect_ro(path, check_same_thread=False)
