@@ -109,6 +109,7 @@ Exit codes: 0 every deck legal, 1 a deck is illegal, 2 usage or data error.""",
 def cli() -> None:
     """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
     notes.set_sink(lambda text: click.echo(text, err=True))  # library notes, rendered here
+    notes.set_progress_sink(notes.stderr_progress_sink())
 
 
 _LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029)}

@@ -1,9 +1,9 @@
 """Notes from library code (``deckcheck: note: …`` lines), handed to one replaceable sink.
 
 Library code never prints: it calls ``note(text)``. The CLI installs its sink (stderr through
-click); a library user may install their own, or ``set_sink(None)`` to drop notes. Until a
-sink is installed, notes go to stderr as one line each, as they always did, so a script
-calling the library sees the same text as a user of the CLI.
+click); a library user installs their own (``set_sink(notes.stderr_sink())`` gives the CLI's
+lines). Until a sink is installed, notes are dropped: the library is silent, as a library
+should be.
 """
 
 from __future__ import annotations
@@ -11,7 +11,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-__all__ = ["Sink", "note", "progress", "set_progress_sink", "set_sink", "stderr_sink"]
+__all__ = [
+    "Sink", "note", "progress", "set_progress_sink", "set_sink", "stderr_progress_sink",
+    "stderr_sink",
+]
 
 Sink = Callable[[str], None]
 
@@ -21,7 +24,7 @@ def _stderr(text: str) -> None:
     sys.stderr.flush()
 
 
-_sink: Sink | None = _stderr
+_sink: Sink | None = None
 
 
 def stderr_sink() -> Sink:
@@ -41,7 +44,12 @@ def _stderr_raw(text: str) -> None:
     sys.stderr.flush()
 
 
-_progress: Sink | None = _stderr_raw
+_progress: Sink | None = None
+
+
+def stderr_progress_sink() -> Sink:
+    """The CLI's progress sink: the text as is on the current ``sys.stderr``."""
+    return _stderr_raw
 
 
 def set_progress_sink(sink: Sink | None) -> Sink | None:

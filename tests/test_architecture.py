@@ -153,3 +153,20 @@ def test_the_cli_layer_is_at_most_15_percent_of_the_package() -> None:
     cli = sum(_lines(p) for m, p in mods.items()
               if m == "deckcheck.cli" or m.startswith("deckcheck.commands"))
     assert cli <= 0.15 * total, f"commands/ + cli.py: {cli} of {total} lines"
+
+
+def test_library_code_never_prints() -> None:
+    # Only the CLI layer writes to the terminal; library code hands notes to deckcheck.notes,
+    # whose sink the CLI installs (notes.py holds the CLI's stderr sinks it installs).
+    allowed = ("deckcheck.cli", "deckcheck.commands", "deckcheck.notes")
+    offenders = []
+    for mod, path in _modules().items():
+        if mod.startswith(allowed):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else ast.unparse(f)
+                if name in ("print", "sys.stderr.write", "sys.stdout.write", "click.echo"):
+                    offenders.append(f"{mod}:{node.lineno} {name}")
+    assert offenders == []

@@ -129,14 +129,41 @@ def test_notes_sink() -> None:
         notes.set_sink(old)
 
 
-def test_default_note_sink_is_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    old = notes.set_sink(notes.stderr_sink())
+def test_library_notes_are_silent_until_a_sink_is_installed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    old = notes.set_sink(None)
+    old_p = notes.set_progress_sink(None)
     try:
+        notes.note("deckcheck: note: dropped")
+        notes.progress("\r10%")
+        assert capsys.readouterr().err == ""  # library code never prints by itself
+        notes.set_sink(notes.stderr_sink())
+        notes.set_progress_sink(notes.stderr_progress_sink())
         notes.note("deckcheck: note: x")
         notes.progress("\r50%")
     finally:
         notes.set_sink(old)
+        notes.set_progress_sink(old_p)
     assert capsys.readouterr().err == "deckcheck: note: x\n\r50%"
+
+
+def test_the_cli_installs_the_note_sink() -> None:
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+
+    old, old_p = notes.set_sink(None), notes.set_progress_sink(None)
+    try:
+        # the sample note reaches the user through the CLI's sink
+        from deckcheck import carddb
+
+        carddb.mark_sample_noted(False)
+        res = CliRunner().invoke(cli, ["card", "search", "pot of greed"], catch_exceptions=False)
+        assert "using the built-in sample" in res.stderr
+    finally:
+        notes.set_sink(old)
+        notes.set_progress_sink(old_p)
 
 
 def test_cache_dir_placement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -442,33 +441,27 @@ def _build(
             common.create_tables(conn)
             now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
             conn.execute("BEGIN")
-            show = progress and sys.stderr.isatty()
-            if show:
-                import click
-
-                bar_cm: contextlib.AbstractContextManager[Iterator[_Plan]] = click.progressbar(
-                    plans, label="importing", file=sys.stderr,
-                    item_show_func=lambda p: p.path.name if p else None,
-                )
-            else:
-                bar_cm = contextlib.nullcontext(iter(plans))
-            with bar_cm as items:
-                for plan in items:
-                    if plan.kind == "cards":
-                        n = _add_cards(conn, plan, now)
-                    else:
-                        n = _add_names(conn, plan, now)
-                    results.append(
-                        FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect)
-                    )
+            total = len(plans) + len(extra)
+            for i, plan in enumerate(plans, 1):
+                if progress:  # rendered by the CLI's progress sink (deckcheck.notes)
+                    notes.progress(f"\rimporting {i}/{total} {plan.path.name[-40:]:40}")
+                if plan.kind == "cards":
+                    n = _add_cards(conn, plan, now)
+                else:
+                    n = _add_names(conn, plan, now)
+                results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
             if extra:
                 from deckcheck.carddb import official
 
-                for oplan in extra:
+                for i, oplan in enumerate(extra, len(plans) + 1):
+                    if progress:
+                        notes.progress(f"\rimporting {i}/{total} {oplan.path.name[-40:]:40}")
                     got = official.apply(conn, oplan, now, note)
                     results.append(FileResult(
                         got.path, got.kind, got.rows, mapped=got.mapped, unmapped=got.unmapped
                     ))
+            if progress:
+                notes.progress("\rbuilding indexes" + " " * 50 + "\n")
             _finish(conn, now)
             conn.execute("COMMIT")
             conn.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -58,7 +59,7 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -
     from deckcheck.render.db import import_text
 
     summary = import_files(
-        list(files), dialect=dialect, lang=lang, progress=True,
+        list(files), dialect=dialect, lang=lang, progress=sys.stderr.isatty(),
         note=lambda text: click.echo(f"deckcheck: note: {text}", err=True),
     )
     for line in import_text(summary):
