@@ -139,7 +139,9 @@ def _gives_back(index: Any, label: str, card_id: int, cache: dict[str, int | Non
     return cache[label] == card_id
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "utf-8") -> None:
+def write_atomic(
+    path: str | os.PathLike[str], text: str | bytes, *, encoding: str = "utf-8"
+) -> None:
     """Write a user's file all or nothing (``fsio.write_atomic``); the folder must exist.
 
     Raises InputError naming the file when it cannot be written."""

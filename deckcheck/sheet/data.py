@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from deckcheck.errors import InputError
@@ -134,29 +132,7 @@ def sheet_deck(
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` all or nothing (temp file in the same folder, then replace)."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise InputError("is a directory", where=str(target))
-    if not folder.is_dir():
-        raise InputError(f"folder {folder} does not exist", where=str(target))
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        with os.fdopen(fd, "wb") as fp:
-            fp.write(data)
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, target)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
+    """Write a sheet all or nothing: the one atomic writer for users' files."""
+    from deckcheck.decks.write import write_atomic
+
+    write_atomic(path, data)
