@@ -183,15 +183,14 @@ class Discovery:
                 yield item
 
 
-def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:
+def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:  # noqa: ARG001
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         return None
     import pathspec  # only a walk pays for it
 
-    if gitignore:
-        return pathspec.GitIgnoreSpec.from_lines(lines)
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    # Git's own wildmatch rules for include/exclude too (what ruff and black use).
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def walk_folder(folder: str | Path, suffixes: tuple[str, ...] = DECK_SUFFIXES) -> Iterator[str]:
