@@ -201,6 +201,7 @@ def validate(
         renderer.deck(report)
     renderer.finish(summary)
     out.flush()
+    err.flush()
     if rows is not None:
         _write_step_summary(rows, meta, summary, strict)
     return exit_code(summary, strict)
