@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.ci_support import (
     build_mirror,
@@ -26,9 +27,10 @@ from tests.ci_support import (
     legal_deck,
     serve,
 )
+from tests.test_ci_docs import block, readme_rev
 
 pytestmark = pytest.mark.slow
-TAG = "v0.1.0"
+TAG = readme_rev()  # the README's revision: the lead tags the release with it
 
 
 def commit(repo: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess[str]:
@@ -46,16 +48,14 @@ def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path
     repo = tmp_path / "submissions"
     repo.mkdir()
     git(repo, "init", "-q", "-b", "main")
-    (repo / ".pre-commit-config.yaml").write_text(
-        "repos:\n"
-        f"  - repo: {src}\n"
-        f"    rev: {TAG}\n"
-        "    hooks:\n"
-        "      - id: deckcheck\n"
-        "        args: [--format, tcg, --date, '2026-06-01']\n"
-        # pre-commit shows a passing hook's output only when verbose
-        "        verbose: true\n"
-    )
+    # The config docs/CI.md gives, pointed at the local copy, with an event date, verbose
+    # (pre-commit shows a passing hook's output only then).
+    cfg = yaml.safe_load(block("pre-commit"))
+    assert cfg["repos"][0]["rev"] == TAG
+    cfg["repos"][0]["repo"] = str(src)
+    cfg["repos"][0]["hooks"][0]["args"] += ["--date", "2026-06-01"]
+    cfg["repos"][0]["hooks"][0]["verbose"] = True
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(cfg))
     mirror = build_mirror(tmp_path / "mirror")
     with serve(mirror) as url:
         env = clean_env(
