@@ -11,7 +11,7 @@ from typing import Any
 
 from deckcheck.errors import InputError
 from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
-from deckcheck.model import Banlist, Format
+from deckcheck.model import Banlist, Deck, Format
 from deckcheck.report import DeckReport
 
 
@@ -78,9 +78,9 @@ class Checker:
         try:
             deck = self.resolve(self.read(item))
         except InputError as exc:
-            return unreadable(
-                item_source(item), f"cannot read the deck: {exc}", job.fmt, job.banlist
-            )
+            src = item_source(item)
+            report = unreadable(src, f"cannot read the deck: {exc}", job.fmt, job.banlist)
+            return replace(report, player=player_of(Deck(source=src)))
         names = None
         if job.lang and job.lang != "en":
             lang = job.lang

@@ -202,3 +202,17 @@ def test_the_decks_own_format_line_is_honoured_with_a_note(
     code, out, _ = run_main("validate", "-f", "tcg", "-d", "2026-07-15", "-o", "json", str(d))
     deck = json.loads(out)["decks"][0]
     assert code == 1 and "format" not in deck  # --format overrides the line
+
+
+def test_pre_commit_mode_filters_named_files_like_a_walk(tmp_path: Path) -> None:
+    (tmp_path / "lists").mkdir()
+    for name in ("a.ydk", "b.ydke", "requirements.txt", "lists/x.txt", ".hid/c.ydk"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("#main\n")
+    (tmp_path / ".gitignore").write_text("b.ydke\n")
+    named = [str(tmp_path / n) for n in ("a.ydk", "b.ydke", "requirements.txt", "lists/x.txt",
+                                         ".hid/c.ydk")]  # fmt: skip
+    d = Discovery(["lists/*.txt"], base=tmp_path)
+    assert [Path(p).relative_to(tmp_path).as_posix() for p in d.expand(named, filter_files=True)
+            ] == ["a.ydk", "lists/x.txt"]  # fmt: skip
+    assert list(Discovery(base=tmp_path).expand(named)) == named  # named: always checked
