@@ -60,6 +60,7 @@ class Discovery:
         self._exclude = _spec(self.exclude)
         self._ignores: dict[str, Any] = {}  # folder -> its .gitignore spec (None: none)
         self._tops: dict[str, str] = {}
+        self._chains: dict[tuple[str, str], list[tuple[str, Any]]] = {}
 
     # -- matching
     def _rel(self, path: str, root: str) -> str:
@@ -110,25 +111,29 @@ class Discovery:
             self._ignores[folder] = spec
         return self._ignores[folder]
 
+    def _chain(self, folder: str, top: str) -> list[tuple[str, Any]]:
+        """The .gitignore specs that apply in ``folder``: from ``top`` down, (folder, spec)."""
+        key = (folder, top)
+        got = self._chains.get(key)
+        if got is None:
+            if folder == top or len(folder) <= len(top):
+                got = []
+            else:
+                got = list(self._chain(os.path.dirname(folder), top))
+            spec = self._ignore_spec(folder)
+            if spec is not None:
+                got.append((folder, spec))
+            self._chains[key] = got
+        return got
+
     def ignored(self, path: str, top: str, is_dir: bool = False) -> bool:
         """Whether the .gitignore files from ``top`` down to ``path``'s folder ignore it
         (a deeper file's match, negations included, wins)."""
         if not self.gitignore:
             return False
         verdict: bool | None = None
-        parent = os.path.dirname(path)
-        chain = []
-        d = parent
-        while True:
-            chain.append(d)
-            if d == top or len(d) <= len(top):
-                break
-            d = os.path.dirname(d)
-        for folder in reversed(chain):
-            spec = self._ignore_spec(folder)
-            if spec is None:
-                continue
-            rel = os.path.relpath(path, folder).replace(os.sep, "/")
+        for folder, spec in self._chain(os.path.dirname(path), top):
+            rel = path[len(folder) + 1 :].replace(os.sep, "/")
             got = spec.check_file(rel + "/" if is_dir else rel).include
             if got is not None:
                 verdict = got
@@ -157,7 +162,7 @@ class Discovery:
                 if self.excluded(full, root) or self.ignored(full, top):
                     continue
                 # Report paths the way the user named the folder.
-                yield os.path.join(shown, os.path.relpath(full, root))
+                yield os.path.join(shown, full[len(root) + 1 :] if root != "/" else full[1:])
 
     def wanted(self, path: str) -> bool:
         """For a named file under a filter (pre-commit passes every staged file): would a
