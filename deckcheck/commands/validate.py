@@ -168,7 +168,8 @@ def validate(
     if pre_commit:
         _install_data_once()
 
-    req = Request(tuple(items), format_id, banlist_ref, parse_date(date_text), format_files,
+    # The request names the inputs as given (paths checked); the walk's items are run below.
+    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
                   points_cap, lang, jobs)  # fmt: skip
     run = Run(req)  # a data error stops here, before any output
     from dataclasses import replace
