@@ -6,12 +6,12 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from deckcheck.errors import InputError
-from deckcheck.inputs import DeckLoader, Item, item_source, read_item
-from deckcheck.model import Banlist, Format
+from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
+from deckcheck.model import Banlist, Deck, Format
 from deckcheck.report import DeckReport
 
 
@@ -25,6 +25,10 @@ class Job:
     points_cap: int | None
     lang: str | None
     db_path: str | None
+    #: check a deck with a "#format ID" line against that format (no --format given)
+    deck_formats: bool = False
+    banlist_ref: str | None = None
+    format_files: tuple[str, ...] = ()
 
 
 class Checker:
@@ -36,6 +40,30 @@ class Checker:
         self.job = job
         self.db = open_db(job.db_path) if job.db_path else open_db()
         self.loader = DeckLoader(self.db)
+        self._formats: dict[str, tuple[Format, Banlist | None] | None] = {}
+
+    def format_for(self, deck: Any) -> tuple[Format, Banlist | None]:
+        """The run's format and list, or those of the deck's own "#format" line."""
+        job = self.job
+        hint = deck_header(deck)[0] if job.deck_formats else None
+        if hint is None or hint == job.fmt.id:
+            return job.fmt, job.banlist
+        if hint not in self._formats:
+            from deckcheck import notes
+            from deckcheck.errors import DeckcheckError
+            from deckcheck.formats import get_format, list_for
+
+            try:
+                fmt = get_format(hint, extra_files=job.format_files)
+                self._formats[hint] = (fmt, list_for(fmt.at(job.date), job.date, job.banlist_ref))
+                notes.note(f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
+                           "--format overrides it)")  # fmt: skip
+            except DeckcheckError as exc:
+                self._formats[hint] = None
+                notes.note(f"{deck.source}: '#format {hint}' line not used ({exc}); "
+                           f"checked as {job.fmt.name}")  # fmt: skip
+        got = self._formats[hint]
+        return got if got is not None else (job.fmt, job.banlist)
 
     def read(self, item: Item) -> Any:
         return read_item(item)
@@ -50,22 +78,24 @@ class Checker:
         try:
             deck = self.resolve(self.read(item))
         except InputError as exc:
-            return unreadable(
-                item_source(item), f"cannot read the deck: {exc}", job.fmt, job.banlist
-            )
+            src = item_source(item)
+            report = unreadable(src, f"cannot read the deck: {exc}", job.fmt, job.banlist)
+            return replace(report, player=player_of(Deck(source=src)))
         names = None
         if job.lang and job.lang != "en":
             lang = job.lang
             names = lambda cid: self.db.name(cid, lang)  # noqa: E731
-        return validate_deck(
+        fmt, banlist = self.format_for(deck)
+        report = validate_deck(
             deck,
-            job.fmt,
-            job.banlist,
+            fmt,
+            banlist,
             self.db,
             date=job.date,
             points_cap=job.points_cap,
             names=names,
         )
+        return replace(report, player=player_of(deck))
 
 
 _WORKER: Checker | None = None

@@ -69,6 +69,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "update",
         "Fetch current cards and lists from upstream.",
     ),
+    "config": (
+        "deckcheck.commands.config",
+        "config",
+        "Show the project settings and where each came from.",
+    ),
 }
 
 

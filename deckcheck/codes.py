@@ -161,6 +161,7 @@ REGISTRY = Registry(
         Code("DC301", "extra-in-main", "error", "placement"),
         Code("DC302", "not-extra", "error", "placement"),
         Code("DC303", "skills", "error", "skills"),
+        Code("DC304", "no-skill", "warning", "skills"),
         Code("DC401", "copies", "error", "copies"),
         Code("DC402", "forbidden", "error", "limits"),
         Code("DC403", "limited", "error", "limits"),
@@ -173,6 +174,7 @@ REGISTRY = Registry(
         Code("DC501", "not-in-region", "error", "pool"),
         Code("DC502", "not-released", "error", "pool"),
         Code("DC503", "unofficial", "error", "pool"),
+        Code("DC602", "approximate-list-date", "warning", "listdate"),
     ]
 )
 

@@ -4,6 +4,7 @@ lists; one walker that turns them into items and one loader that reads and resol
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,13 @@ from typing import Any
 from deckcheck.errors import InputError
 from deckcheck.model import Deck
 
-#: what a folder walk picks up for ``validate``
-DECK_SUFFIXES = (".ydk", ".txt", ".ydke")
+#: what a folder walk picks up for ``validate`` by default (text decklists only when
+#: configured with ``include`` or named on the command line: a folder holds other .txt files)
+DECK_SUFFIXES = (".ydk", ".ydke")
 #: what ``banlist diff --deck`` picks up in a folder (ydke files are not decks there)
 FILE_SUFFIXES = (".ydk", ".txt")
+#: folders a walk never enters besides hidden ones (.git, .hg, .venv, …)
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "CVS", "_darcs"})
 #: an item to read: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by a parent process
 #: (("!", message) when that read failed)
 Item = str | tuple[str, bytes]
@@ -32,28 +36,217 @@ def check_paths(inputs: Iterable[str]) -> None:
             raise InputError("no such file or directory", where=item)
 
 
+class Discovery:
+    """What a folder walk checks, the way linters decide (ruff, black): deck suffixes, plus
+    files matching ``include``, minus ``exclude``, hidden and VCS folders and what
+    ``.gitignore`` files ignore. Patterns are gitwildmatch (``decks/**/*.txt``), relative
+    to ``base`` (the config file's folder; the working folder when None)."""
+
+    def __init__(
+        self,
+        include: Iterable[str] = (),
+        exclude: Iterable[str] = (),
+        *,
+        base: str | Path | None = None,
+        suffixes: tuple[str, ...] = DECK_SUFFIXES,
+        gitignore: bool = True,
+    ):
+        self.include = tuple(include)
+        self.exclude = tuple(exclude)
+        self.base = os.path.abspath(base if base is not None else os.getcwd())
+        self.suffixes = suffixes
+        self.gitignore = gitignore
+        self._include = _spec(self.include)
+        self._exclude = _spec(self.exclude)
+        self._ignores: dict[str, Any] = {}  # folder -> its .gitignore spec (None: none)
+        self._tops: dict[str, str] = {}
+        self._chains: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+
+    # -- matching
+    def _rel(self, path: str, root: str) -> str:
+        rel = os.path.relpath(path, self.base)
+        if rel.startswith(".."):  # outside the config's folder: relative to the walk root
+            rel = os.path.relpath(path, root)
+        return rel.replace(os.sep, "/")
+
+    def excluded(self, path: str, root: str, is_dir: bool = False) -> bool:
+        if self._exclude is None:
+            return False
+        rel = self._rel(path, root)
+        return bool(self._exclude.match_file(rel + "/" if is_dir else rel))
+
+    def is_deck(self, path: str, root: str) -> bool:
+        """True for a file a walk checks (by suffix or an ``include`` pattern)."""
+        if path.lower().endswith(self.suffixes):
+            return True
+        return self._include is not None and bool(self._include.match_file(self._rel(path, root)))
+
+    def _git_top(self, folder: str) -> str:
+        """The work tree top above ``folder`` (where ``.git`` is), else ``folder``."""
+        got = self._tops.get(folder)
+        if got is None:
+            got = folder
+            d = folder
+            while True:
+                if os.path.exists(os.path.join(d, ".git")):
+                    got = d
+                    break
+                parent = os.path.dirname(d)
+                if parent == d:
+                    break
+                d = parent
+            self._tops[folder] = got
+        return got
+
+    def _ignore_spec(self, folder: str) -> Any:
+        if folder not in self._ignores:
+            spec = None
+            f = os.path.join(folder, ".gitignore")
+            if os.path.isfile(f):
+                try:
+                    with open(f, encoding="utf-8", errors="replace") as fh:
+                        spec = _spec(fh.read().splitlines(), gitignore=True)
+                except OSError:
+                    spec = None  # unreadable .gitignore: ignore nothing (git does the same)
+            self._ignores[folder] = spec
+        return self._ignores[folder]
+
+    def _chain(self, folder: str, top: str) -> list[tuple[str, Any]]:
+        """The .gitignore specs that apply in ``folder``: from ``top`` down, (folder, spec)."""
+        key = (folder, top)
+        got = self._chains.get(key)
+        if got is None:
+            if folder == top or len(folder) <= len(top):
+                got = []
+            else:
+                got = list(self._chain(os.path.dirname(folder), top))
+            spec = self._ignore_spec(folder)
+            if spec is not None:
+                got.append((folder, spec))
+            self._chains[key] = got
+        return got
+
+    def ignored(self, path: str, top: str, is_dir: bool = False) -> bool:
+        """Whether the .gitignore files from ``top`` down to ``path``'s folder ignore it
+        (a deeper file's match, negations included, wins)."""
+        if not self.gitignore:
+            return False
+        verdict: bool | None = None
+        for folder, spec in self._chain(os.path.dirname(path), top):
+            rel = path[len(folder) + 1 :].replace(os.sep, "/")
+            got = spec.check_file(rel + "/" if is_dir else rel).include
+            if got is not None:
+                verdict = got
+        return bool(verdict)
+
+    # -- walking
+    def walk(self, folder: str | Path) -> Iterator[str]:
+        """Deck files under ``folder``, recursively, in sorted order (the same on every run)."""
+        root = os.path.abspath(folder)
+        top = self._git_top(root) if self.gitignore else root
+        shown = str(folder)
+        for cur, dirs, files in os.walk(root):
+            keep = []
+            for d in sorted(dirs):
+                full = os.path.join(cur, d)
+                if d.startswith(".") or d in SKIP_DIRS:
+                    continue
+                if self.excluded(full, root, True) or self.ignored(full, top, True):
+                    continue
+                keep.append(d)
+            dirs[:] = keep
+            for name in sorted(files):
+                full = os.path.join(cur, name)
+                if name.startswith(".") or not self.is_deck(full, root):
+                    continue
+                if self.excluded(full, root) or self.ignored(full, top):
+                    continue
+                # Report paths the way the user named the folder.
+                yield os.path.join(shown, full[len(root) + 1 :] if root != "/" else full[1:])
+
+    def wanted(self, path: str) -> bool:
+        """For a named file under a filter (pre-commit passes every staged file): would a
+        walk of its folder check it?"""
+        full = os.path.abspath(path)
+        parts = os.path.relpath(full, self.base).replace(os.sep, "/").split("/")
+        if any(p.startswith(".") and p not in (".", "..") for p in parts[:-1]):
+            return False
+        root = os.path.dirname(full)
+        if not self.is_deck(full, root):
+            return False
+        return not (self.excluded(full, root) or self.ignored(full, self._git_top(root)))
+
+    def expand(self, inputs: Iterable[str], *, filter_files: bool = False) -> Iterator[str]:
+        """Each INPUT as an item to read: "-", a ydke:// URL, a named file (always, unless
+        ``filter_files``), or the deck files of a named folder."""
+        for item in inputs:
+            if is_inline(item):
+                yield item
+            elif os.path.isdir(item):
+                yield from self.walk(item)
+            elif not filter_files or self.wanted(item):
+                yield item
+
+
+def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:  # noqa: ARG001
+    lines = [ln for ln in lines if ln.strip()]
+    if not lines:
+        return None
+    import pathspec  # only a walk pays for it
+
+    # Git's own wildmatch rules for include/exclude too (what ruff and black use).
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
 def walk_folder(folder: str | Path, suffixes: tuple[str, ...] = DECK_SUFFIXES) -> Iterator[str]:
     """Deck files under ``folder``, recursively, in sorted order (the same on every run)."""
-    for root, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            if name.lower().endswith(suffixes):
-                yield os.path.join(root, name)
+    return Discovery(suffixes=suffixes).walk(folder)
 
 
 def expand_inputs(
-    inputs: Iterable[str], suffixes: tuple[str, ...] = DECK_SUFFIXES
+    inputs: Iterable[str],
+    suffixes: tuple[str, ...] = DECK_SUFFIXES,
+    discovery: Discovery | None = None,
 ) -> Iterator[str]:
-    """Each INPUT as an item to read: "-", a ydke:// URL, or a deck file (folders recursed).
+    """Each INPUT as an item to read: "-", a ydke:// URL, or a deck file (folders walked by
+    ``discovery``, by default: .ydk/.ydke, hidden folders and .gitignore'd files skipped).
 
     Paths are checked by the caller first (``check_paths``), so a missing path stops the
     run before any output.
     """
-    for item in inputs:
-        if not is_inline(item) and os.path.isdir(item):
-            yield from walk_folder(item, suffixes)
-        else:
-            yield item
+    return (discovery or Discovery(suffixes=suffixes)).expand(inputs)
+
+
+_HEADER = re.compile(r"#\s*(format|player)\s*[:=]?\s*(.+?)\s*$", re.IGNORECASE)
+
+
+def deck_header(deck: Deck) -> tuple[str | None, str | None]:
+    """The deck's own "#format ID" and "#player NAME" comment lines (before its first card)."""
+    fmt = player = None
+    for line in deck.comments:
+        m = _HEADER.match(line.strip())
+        if m is None:
+            continue
+        key, value = m.group(1).lower(), m.group(2)
+        if key == "format" and fmt is None and " " not in value:
+            fmt = value.lower()
+        elif key == "player" and player is None:
+            player = value
+    return fmt, player
+
+
+def player_of(deck: Deck) -> str | None:
+    """Who the deck is from: its "#player NAME" line, else the name of its "#created by NAME"
+    line (EDOPro/YGOPro write one), else its file name without suffix."""
+    from deckcheck.validate import created_by
+
+    got = deck_header(deck)[1] or created_by(deck)
+    if got:
+        return got
+    src = deck.source
+    if src.startswith(("ydke://", "<")):
+        return None
+    return os.path.splitext(os.path.basename(src))[0] or None
 
 
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:

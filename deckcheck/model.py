@@ -215,6 +215,7 @@ class Finding:
     count: int | None = None
     limit: int | None = None
     candidates: tuple[tuple[int, str], ...] = ()  # (id, name) for DC102/DC103
+    waived: bool = False  # --ignore/--select: shown, but it does not make the deck fail
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -233,6 +234,8 @@ class Finding:
             out["limit"] = self.limit
         if self.candidates:
             out["candidates"] = [{"id": i, "name": n} for i, n in self.candidates]
+        if self.waived:
+            out["waived"] = True
         return out
 
 

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import Finding
 
-__all__ = ["DeckReport", "Summary", "exit_code", "EXIT_OK", "EXIT_ILLEGAL", "EXIT_ERROR"]
+__all__ = [
+    "DeckReport",
+    "Summary",
+    "Waivers",
+    "exit_code",
+    "EXIT_OK",
+    "EXIT_ILLEGAL",
+    "EXIT_ERROR",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,18 +30,37 @@ class DeckReport:
     format_id: str
     list_name: str | None = None
     list_effective: str | None = None  # ISO date
-    # --- for the HTML report and sheets (issue 17): what the deck is made of, who made it
+    # --- for the HTML report and sheets (issue 17): what the deck is made of
     #: main-deck copies by kind ("monster", "spell", "trap", "other") plus "extra" (Extra Deck)
     composition: dict[str, int] | None = None
-    player: str | None = None  # from a ``#created by NAME`` header line, when it names someone
+    player: str | None = None  # a "#player NAME" line, else "#created by NAME", else the file stem
 
     @property
     def errors(self) -> int:
-        return sum(1 for f in self.findings if f.severity == "error")
+        return sum(1 for f in self.findings if f.severity == "error" and not f.waived)
 
     @property
     def warnings(self) -> int:
-        return sum(1 for f in self.findings if f.severity == "warning")
+        return sum(1 for f in self.findings if f.severity == "warning" and not f.waived)
+
+    @property
+    def waived(self) -> int:
+        return sum(1 for f in self.findings if f.waived)
+
+    def verdict(self, strict: bool = False) -> str:
+        """One word for tables: legal, warnings (legal, warns), illegal (fails)."""
+        if not self.legal:
+            return "illegal"
+        if self.warnings:
+            return "illegal (strict)" if strict else "warnings"
+        return "legal"
+
+    def first_reason(self) -> str | None:
+        """The first finding that counts (errors before warnings), as "CODE message"."""
+        live = [f for f in self.findings if not f.waived]
+        for f in sorted(live, key=lambda f: f.severity != "error"):
+            return f"{f.code} {' '.join(f.message.splitlines())}"
+        return None
 
     @property
     def list_label(self) -> str | None:
@@ -73,6 +100,46 @@ class Summary:
 
     def to_json(self) -> dict[str, int]:
         return {"decks": self.decks, "legal": self.legal, "illegal": self.illegal}
+
+
+class Waivers:
+    """Which finding codes a run waives: ``--ignore CODE`` and ``--select CODE``.
+
+    A code may be given whole (``DC501``) or as a prefix (``DC5``: every DC5nn). With
+    ``select`` given, only selected codes count and every other finding is waived; ``ignore``
+    waives on top of that. A waived finding stays in the report, marked ``waived``, and makes
+    no deck illegal (nor fail under --strict).
+    """
+
+    __slots__ = ("ignore", "select")
+
+    def __init__(self, ignore: Iterable[str] = (), select: Iterable[str] = ()):
+        self.ignore = tuple(c.strip().upper() for c in ignore if c.strip())
+        self.select = tuple(c.strip().upper() for c in select if c.strip())
+
+    def __bool__(self) -> bool:
+        return bool(self.ignore or self.select)
+
+    def waives(self, code: str) -> bool:
+        if self.select and not code.startswith(self.select):
+            return True
+        return bool(self.ignore) and code.startswith(self.ignore)
+
+    def unknown(self, known: Iterable[str]) -> list[str]:
+        """The given codes that name no known code (not even as a prefix)."""
+        known = list(known)
+        return [c for c in (*self.ignore, *self.select) if not any(k.startswith(c) for k in known)]
+
+    def apply(self, report: DeckReport) -> DeckReport:
+        """``report`` with the waived findings marked and the verdict taken again."""
+        if not self or not report.findings:
+            return report
+        findings = tuple(
+            replace(f, waived=True) if not f.waived and self.waives(f.code) else f
+            for f in report.findings
+        )
+        legal = not any(f.severity == "error" and not f.waived for f in findings)
+        return replace(report, findings=findings, legal=legal)
 
 
 def exit_code(reports: Iterable[DeckReport] | Summary, strict: bool = False) -> int:

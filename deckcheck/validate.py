@@ -104,7 +104,7 @@ def validate_deck(
         list_name=banlist.name if banlist else None,
         list_effective=banlist.effective.isoformat() if banlist else None,
         composition=composition(ctx),
-        player=player_of(deck),
+        player=created_by(deck),
     )
 
 
@@ -127,7 +127,7 @@ def composition(ctx: Context) -> dict[str, int]:
     return out
 
 
-def player_of(deck: Deck) -> str | None:
+def created_by(deck: Deck) -> str | None:
     """The name of a ``#created by NAME`` header (YGOPro/EDOPro write it), unless a placeholder."""
     for line in deck.comments:
         if line[:12].lower() == "#created by ":

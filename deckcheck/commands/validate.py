@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import click
 
@@ -16,8 +17,8 @@ from deckcheck.commands.options import (
     output_option,
     parse_date,
 )
-from deckcheck.errors import InputError
-from deckcheck.report import DeckReport, exit_code
+from deckcheck.errors import DataError, DeckcheckError, InputError
+from deckcheck.report import Summary, Waivers, exit_code
 
 __all__ = ["parse_date", "validate"]  # parse_date: still imported by commands/deck.py
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
@@ -31,12 +32,20 @@ Examples:
   deckcheck validate --format ocg --date 2026-07-01 decks/
   deckcheck validate -b "2026.05 TCG" -o json decks/ > report.json
   deckcheck validate --format genesys --points-cap 120 deck.ydk
+  deckcheck validate --ignore DC501 -o junit decks/ > junit.xml
   deckcheck validate "ydke://…"
   cat deck.ydk | deckcheck validate -
 
 \b
+A folder is walked like a linter does: .ydk and .ydke files, text decklists only when
+`include` patterns match them (or they are named); hidden folders and what .gitignore
+ignores are skipped. Settings come from [tool.deckcheck] in pyproject.toml or a
+deckcheck.toml (nearest upwards; `deckcheck config` shows them); options here win.
+A deck's own '#format ID' line is honoured unless --format is given.
+
+\b
 Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
-2 usage or data error (missing path, unknown format or list, no list in force).""",
+2 usage or data error (missing path, no decks found, unknown format or list).""",
 )
 @click.argument("inputs", nargs=-1, required=True, metavar="INPUT...")
 @format_option(show_default=True)
@@ -48,7 +57,7 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
 @output_option(
     OUTPUT_KINDS, None, help="Output kind (default: text; github when GITHUB_ACTIONS=true)."
 )
-@click.option("--strict", is_flag=True, help="Warnings fail too.")
+@click.option("--strict", is_flag=True, default=None, help="Warnings fail too.")
 @click.option(
     "--format-file",
     "format_files",
@@ -73,6 +82,27 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     metavar="N",
     help="Worker processes; output is identical to --jobs 1.",
 )
+@click.option("--ignore", "ignore", multiple=True, metavar="CODE",
+              help="Waive a code (or prefix, DC5); may be repeated.")  # fmt: skip
+@click.option("--select", "select", multiple=True, metavar="CODE",
+              help="Only these codes count (others waived); may be repeated.")  # fmt: skip
+@click.option("--include", "include", multiple=True, metavar="PATTERN",
+              help="Folder walks also check files matching PATTERN ('decks/*.txt').")  # fmt: skip
+@click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
+              help="Skip files and folders matching PATTERN in folder walks.")  # fmt: skip
+@click.option("--only-illegal", is_flag=True, help="Report only decks that fail.")
+@click.option("--allow-empty", is_flag=True, default=None,
+              help="Finding no deck is not an error.")  # fmt: skip
+@click.option("--csv-decks", is_flag=True, help="CSV: one row per deck, not per finding.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Config file (default: nearest deckcheck.toml/pyproject.toml).")  # fmt: skip
+@click.option(
+    "--pre-commit",
+    "pre_commit",
+    is_flag=True,
+    help="Hook mode: check named files only when a folder walk would, install the card "
+    "data once when none is installed, accept no decks.",
+)
 @click.option(
     "--sheets",
     "sheets_dir",
@@ -80,43 +110,115 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     metavar="DIR",
     help="Also write a decklist sheet (PDF) per legal deck into DIR.",
 )
+@click.pass_context
 def validate(
+    ctx: click.Context,
     inputs: tuple[str, ...],
     format_id: str,
     banlist_ref: str | None,
     date_text: str | None,
     output: str | None,
-    strict: bool,
+    strict: bool | None,
     format_files: tuple[str, ...],
     points_cap: int | None,
     lang: str | None,
     jobs: int,
+    ignore: tuple[str, ...],
+    select: tuple[str, ...],
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
+    only_illegal: bool,
+    allow_empty: bool | None,
+    csv_decks: bool,
+    config_path: str | None,
+    pre_commit: bool,
     sheets_dir: str | None = None,
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
+    from deckcheck import config as config_mod
     from deckcheck import render
-    from deckcheck.batch import Request, Run
+    from deckcheck.batch import Request, Run, run_batch
+    from deckcheck.inputs import Discovery, check_paths
 
-    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
-                  points_cap, lang, jobs)  # fmt: skip
+    cfg = config_mod.load(path=config_path)
+
+    def given(name: str) -> bool:
+        src = ctx.get_parameter_source(name)
+        return src is not None and src != click.core.ParameterSource.DEFAULT
+
+    if not given("format_id"):
+        format_id = cfg.get("format")
+    banlist_ref = banlist_ref if banlist_ref is not None else cfg.get("banlist")
+    date_text = date_text if date_text is not None else cfg.get("date")
+    output = output or cfg.get("output")
+    strict = bool(strict if strict is not None else cfg.get("strict"))
+    allow_empty = bool(allow_empty if allow_empty is not None else cfg.get("allow-empty"))
+    allow_empty = allow_empty or pre_commit
+    waivers = Waivers(ignore or cfg.get("ignore"), select or cfg.get("select"))
+    _check_codes(waivers)
+    if output is not None and output not in OUTPUT_KINDS:
+        raise InputError(f"output {output!r} is not one of {', '.join(OUTPUT_KINDS)}",
+                         where=cfg.label)  # fmt: skip
+    discovery = Discovery(
+        include or cfg.get("include"),
+        exclude or cfg.get("exclude"),
+        base=cfg.base if not (include or exclude) else None,
+    )
+    check_paths(inputs)
     if sheets_dir is not None and not os.path.isdir(sheets_dir):
         raise InputError("no such folder for --sheets", where=sheets_dir)
+    items = list(discovery.expand(inputs, filter_files=pre_commit))
+    if not items:
+        if allow_empty:
+            return _empty(inputs, pre_commit)
+        raise InputError(
+            "no decks found in " + ", ".join(inputs) + " (a walk checks .ydk and .ydke files; "
+            "text decklists need `include` patterns or their names; --allow-empty accepts none)"
+        )
+    if pre_commit:
+        _install_data_once()
+
+    # The request names the inputs as given (paths checked); the walk's items are run below.
+    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
+                  points_cap, lang, jobs)  # fmt: skip
     run = Run(req)  # a data error stops here, before any output
+    from dataclasses import replace
+
+    run.job = replace(run.job, deck_formats=not given("format_id"), banlist_ref=banlist_ref,
+                      format_files=format_files)  # fmt: skip
+    run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
-    legal: list[str] = []
-
-    def reports() -> Iterator[DeckReport]:
-        for report in run.reports():
-            if sheets_dir is not None and report.legal:
-                legal.append(report.input)
-            yield report
-
-    summary = render.stream(render.make(kind, out, err, color=color), run.meta(strict),
-                            reports(), strict)  # fmt: skip
+    renderer = render.make(kind, out, err, color=color)
+    if csv_decks and hasattr(renderer, "per_deck"):
+        renderer.per_deck = True
+    meta = run.meta(strict)
+    # The step summary needs one small row per deck, not the reports.
+    rows: list[tuple[str, str | None, str, int, str | None]] | None = (
+        [] if _step_summary() else None
+    )
+    renderer.start(meta)
+    summary = Summary()
+    legal: list[str] = []  # --sheets: written after the report, from the same decks
+    for report in run_batch(items, run.job, jobs, checker=run.checker):
+        report = waivers.apply(report)
+        summary.add(report, strict)
+        if sheets_dir is not None and report.passes(strict):
+            legal.append(report.input)
+        if rows is not None:
+            live = len(report.findings) - report.waived
+            rows.append((report.input, report.player, report.verdict(strict), live,
+                         report.first_reason()))  # fmt: skip
+        if only_illegal and report.passes(strict):
+            continue
+        renderer.deck(report)
+    renderer.finish(summary)
     out.flush()
-    if sheets_dir is not None:  # after the report, from the same decks
+    err.flush()
+    if rows is not None:
+        _write_step_summary(rows, meta, summary, strict)
+    if sheets_dir is not None:
         from deckcheck.commands.sheet import write_batch_sheets
 
         n, sheet_notes = write_batch_sheets(legal, sheets_dir, run.checker.db, run.job.date,
@@ -125,3 +227,71 @@ def validate(
             err.write(note + "\n")
         err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
     return exit_code(summary, strict)
+
+
+def _check_codes(waivers: Waivers) -> None:
+    from deckcheck.codes import REGISTRY
+
+    bad = waivers.unknown(c.code for c in REGISTRY)
+    if bad:
+        raise click.BadParameter(
+            f"{', '.join(bad)}: no such code (`deckcheck` codes are DCnnn; see README)",
+            param_hint="--ignore/--select",
+        )
+
+
+def _empty(inputs: tuple[str, ...], quiet: bool) -> int:
+    if not quiet:
+        click.echo(f"deckcheck: note: no decks found in {', '.join(inputs)}", err=True)
+    return 0
+
+
+def _install_data_once() -> None:
+    """pre-commit on a fresh machine: no card data installed yet, so install it once."""
+    from deckcheck import paths
+
+    if paths.database_path().exists():
+        return
+    from deckcheck.update import run_update
+
+    click.echo(
+        "deckcheck: note: no card data is installed: installing it once with "
+        "`deckcheck update` (later commits reuse it)",
+        err=True,
+    )
+    try:
+        result = run_update(None, progress=False)
+    except DeckcheckError as exc:
+        raise DataError(
+            f"no card data is installed and it could not be fetched ({exc}); run "
+            "`deckcheck update` once with network access (or `deckcheck update --source "
+            "MIRROR`), then commit again"
+        ) from None
+    for note in result.notes:
+        click.echo(f"deckcheck: note: {note}", err=True)
+
+
+def _step_summary() -> str | None:
+    """The Markdown summary file GitHub Actions gives a step, when there is one."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return None
+    return os.environ.get("GITHUB_STEP_SUMMARY") or None
+
+
+def _write_step_summary(
+    rows: list[tuple[str, str | None, str, int, str | None]],
+    meta: Any,
+    summary: Summary,
+    strict: bool,
+) -> None:
+    from deckcheck.render.github import step_summary
+
+    path = _step_summary()
+    assert path is not None
+    text = step_summary(rows, meta, summary, strict)
+    try:
+        with Path(path).open("a", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise InputError(f"cannot write the step summary: {exc.strerror or exc}",
+                         where=path) from None  # fmt: skip

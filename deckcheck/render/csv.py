@@ -1,4 +1,5 @@
-"""CSV: one row per deck (input, legal, main, extra, side, codes) for spreadsheets."""
+"""CSV for spreadsheets: one row per finding (a deck without findings gets one row of its
+own), or with ``per_deck`` (``--csv-decks``) one row per deck."""
 
 from __future__ import annotations
 
@@ -7,25 +8,54 @@ import csv
 from deckcheck.render.base import Meta, Renderer
 from deckcheck.report import DeckReport
 
-HEADER = ["input", "legal", "main", "extra", "side", "codes"]
+HEADER = [
+    "deck", "player", "verdict", "code", "severity", "waived", "section", "line", "card_id",
+    "card_name", "message",
+]  # fmt: skip
+DECK_HEADER = [
+    "input", "player", "legal", "verdict", "main", "extra", "side", "errors", "warnings",
+    "waived", "codes",
+]  # fmt: skip
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
 
 
 class CsvRenderer(Renderer):
+    per_deck = False
+
     def start(self, meta: Meta) -> None:
         super().start(meta)
         self.writer = csv.writer(self.out, lineterminator="\n")
-        self.writer.writerow(HEADER)
+        self.writer.writerow(DECK_HEADER if self.per_deck else HEADER)
+
+    def _verdict(self, report: DeckReport) -> str:
+        return report.verdict(self.meta.strict if self.meta else False)
 
     def deck(self, report: DeckReport) -> None:
-        c = report.counts
-        codes = " ".join(sorted({f.code for f in report.findings}))
-        self.writer.writerow(
-            [
-                report.input,
-                "true" if report.legal else "false",
-                c["main"],
-                c["extra"],
-                c["side"],
-                codes,
-            ]
-        )
+        verdict = self._verdict(report)
+        player = _text(report.player)
+        if self.per_deck:
+            c = report.counts
+            codes = " ".join(sorted({f.code for f in report.findings if not f.waived}))
+            self.writer.writerow(
+                [
+                    report.input, player, "true" if report.legal else "false", verdict,
+                    c["main"], c["extra"], c["side"], report.errors, report.warnings,
+                    report.waived, codes,
+                ]
+            )  # fmt: skip
+            return
+        if not report.findings:
+            self.writer.writerow([report.input, player, verdict, *[""] * 8])
+            return
+        for f in report.findings:
+            message = " ".join(f.message.splitlines())
+            self.writer.writerow(
+                [
+                    report.input, player, verdict, f.code, f.severity,
+                    "true" if f.waived else "false", _text(f.section), _text(f.line),
+                    _text(f.card_id), _text(f.card_name), message,
+                ]
+            )  # fmt: skip

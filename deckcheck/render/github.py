@@ -1,4 +1,5 @@
-"""GitHub Actions workflow commands: one ``::error``/``::warning`` annotation per finding.
+"""GitHub Actions: one ``::error``/``::warning`` annotation per finding (``::notice`` for a
+waived one), and the Markdown table a job's step summary shows.
 
 Data is escaped for ``%``, CR and LF, properties also for ``:`` and ``,`` (card names such as
 "Maxx "C"" or "Sky Striker Mobilize - Engage!" and file names may hold them).
@@ -6,8 +7,11 @@ Data is escaped for ``%``, CR and LF, properties also for ``:`` and ``,`` (card 
 
 from __future__ import annotations
 
-from deckcheck.render.base import Renderer
-from deckcheck.report import DeckReport
+from collections.abc import Iterable
+from typing import Any
+
+from deckcheck.render.base import Renderer, summary_line
+from deckcheck.report import DeckReport, Summary
 
 
 def escape_data(text: str) -> str:
@@ -24,5 +28,33 @@ class GithubRenderer(Renderer):
             props = [f"file={escape_property(report.input)}"]
             if f.line is not None:
                 props.append(f"line={f.line}")
-            props.append(f"title={escape_property(f'{f.code} {f.rule}')}")
-            self.out.write(f"::{f.severity} {','.join(props)}::{escape_data(f.message)}\n")
+            title = f"{f.code} {f.rule}" + (" (waived)" if f.waived else "")
+            props.append(f"title={escape_property(title)}")
+            level = "notice" if f.waived else f.severity
+            self.out.write(f"::{level} {','.join(props)}::{escape_data(f.message)}\n")
+
+
+def _cell(text: str) -> str:
+    """Markdown table cell: one line, pipes escaped."""
+    return " ".join(text.splitlines()).replace("|", "\\|")
+
+
+#: (input, player, verdict, findings that count, first reason)
+Row = tuple[str, "str | None", str, int, "str | None"]
+
+
+def step_summary(rows: Iterable[Row], meta: Any, summary: Summary, strict: bool = False) -> str:
+    """The Markdown a job's step summary shows: a heading, the run line, one row per deck."""
+    marks = {"legal": "✅ legal", "warnings": "⚠️ warnings", "illegal": "❌ illegal"}
+    out = ["## deckcheck", "", summary_line(summary, meta), ""]
+    out.append("| deck | player | verdict | findings | first reason |")
+    out.append("| --- | --- | --- | ---: | --- |")
+    for deck, player, verdict, n, reason in rows:
+        shown = marks.get(verdict, "❌ " + verdict)
+        out.append(
+            f"| {_cell(deck)} | {_cell(player or '')} | {shown} | {n} | {_cell(reason or '')} |"
+        )
+    return "\n".join(out) + "\n\n"
+
+
+__all__ = ["GithubRenderer", "escape_data", "escape_property", "step_summary"]

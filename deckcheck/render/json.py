@@ -17,6 +17,7 @@ def deck_json(report: DeckReport) -> dict[str, Any]:
         "legal": report.legal,
         "counts": dict(report.counts),
         "findings": [f.to_json() for f in report.findings],
+        **({"player": report.player} if report.player else {}),
     }
 
 
@@ -41,7 +42,11 @@ class JsonRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         sep = "\n" if self._first else ",\n"
         self._first = False
-        self.out.write(sep + json.dumps(deck_json(report), ensure_ascii=False))
+        data = deck_json(report)
+        if self.meta is not None and report.format_id != self.meta.format_id:
+            # checked as the deck's own "#format" line says, not as the run's format
+            data["format"] = {"id": report.format_id}
+        self.out.write(sep + json.dumps(data, ensure_ascii=False))
 
     def finish(self, summary: Summary) -> None:
         self.out.write('],\n"summary": ' + json.dumps(summary.to_json()) + "}\n")

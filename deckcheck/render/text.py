@@ -16,13 +16,19 @@ class TextRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         c = report.counts
         sizes = f"main {c['main']}, extra {c['extra']}, side {c['side']}"
+        if report.waived:
+            sizes += f"; {report.waived} waived"
         if report.legal and not report.warnings:
             verdict = self._c(_GREEN, "legal")
         elif report.legal:
             verdict = self._c(_YELLOW, "legal, with warnings")
         else:
             verdict = self._c(_RED, "illegal")
-        self.out.write(f"{report.input}: {verdict} ({sizes})\n")
+        # The file name already says who a deck is from; a "#player" line is worth a mention.
+        player = ""
+        if report.player and report.player not in report.input:
+            player = f" [player {report.player}]"
+        self.out.write(f"{report.input}{player}: {verdict} ({sizes})\n")
         for f in report.findings:
             self.out.write("  " + self.line(f) + "\n")
 
@@ -30,7 +36,10 @@ class TextRenderer(Renderer):
         where: str = f.section or "deck"
         if f.line is not None:
             where += f":{f.line}"
-        sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
+        if f.waived:
+            sev = self._c(_DIM, f"waived {f.severity}")
+        else:
+            sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
         # One finding per line, whatever a message holds: grep and people read it that way.
         message = " ".join(f.message.splitlines())
         return f"{self._c(_DIM, where)} {sev} {f.code} [{f.rule}] {message}"

@@ -16,6 +16,7 @@ from deckcheck.rules import (
     input,
     legend,
     limits,
+    listdate,
     placement,
     points,
     pool,
@@ -38,6 +39,7 @@ RULES: dict[str, ModuleType] = {
     "points": points,
     "legend": legend,
     "types": types,
+    "listdate": listdate,
 }
 
 __all__ = ["RULES", "Context"]

@@ -2,6 +2,9 @@
 
 * DC303 ``skills``: the number of skill cards is outside the format's ``skills`` range, or the
   deck holds a skill card in a format without skills (each such card is reported).
+* DC304 ``no-skill`` (warning): a TCG Speed Duel deck without a Skill card. The official rule
+  is exactly one Skill, but deck exports (.ydk, ydke) usually leave it out, so deckcheck warns
+  rather than fails (``--strict`` makes it fail).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from deckcheck.model import Finding
 from deckcheck.rules._base import Context, of_entry, plural
 
 NAME = "skills"
+#: formats whose official rule is one Skill per deck, a Skill that exports omit
+ONE_SKILL_EXPECTED = frozenset({"speed"})
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -29,6 +34,15 @@ def check(ctx: Context) -> Iterator[Finding]:
             )
         return
     n = sum(e.count for e, _ in found)
+    if n == 0 and ctx.fmt.id in ONE_SKILL_EXPECTED:
+        yield finding(
+            "DC304",
+            f"the deck has no Skill card; {ctx.fmt.name} decks play exactly one "
+            "(exports often leave it out: check the submission has one)",
+            count=0,
+            limit=1,
+        )
+        return
     if not rng.contains(n):
         first = found[0][0] if found else None
         yield finding(

@@ -49,7 +49,8 @@ def folder(tmp_path: Path) -> Path:
 def test_walker_recurses_in_sorted_order_and_filters_suffixes(folder: Path) -> None:
     got = [Path(p).relative_to(folder).as_posix() for p in walk_folder(folder)]
     # os.walk order: a folder's own files before its sub-folders, both sorted
-    assert got == ["z.ydk", "a/url.ydke", "a/deep/list.txt", "b/x.YDK"]
+    # text decklists only when configured (issue 16): a folder walk takes .ydk and .ydke
+    assert got == ["z.ydk", "a/url.ydke", "b/x.YDK"]
     items = list(expand_inputs(["-", "ydke://abc", str(folder / "z.ydk"), str(folder / "b")]))
     assert items == ["-", "ydke://abc", str(folder / "z.ydk"), str(folder / "b" / "x.YDK")]
 
@@ -112,7 +113,8 @@ def test_run_checks_inputs_in_order_in_process(folder: Path) -> None:
     meta = run.meta(strict=False)
     assert (meta.format_id, meta.list_name, meta.date) == ("dm6", "2002.07 DM6", "2026-06-01")
     reports = list(run.reports())
-    assert [Path(r.input).name for r in reports] == ["z.ydk", "url.ydke", "list.txt", "x.YDK"]
+    # a folder walk leaves text decklists out unless configured (issue 16)
+    assert [Path(r.input).name for r in reports] == ["z.ydk", "url.ydke", "x.YDK"]
     legal = {Path(r.input).name: r.legal for r in reports}
     assert legal["z.ydk"] and not legal["x.YDK"] and not legal["url.ydke"]
     # the same engine without the Run wrapper gives the same verdicts

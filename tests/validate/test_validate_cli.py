@@ -102,7 +102,8 @@ def test_folder_is_recursive_sorted_and_reads_every_deck_kind(tmp_path: Path) ->
     (tmp_path / "c.ydke").write_text(ydke_of(DM6 / "legal.ydk") + "\n")
     (tmp_path / "notes.md").write_text("not a deck")
     (tmp_path / "z.ydk").write_bytes(b"\x00\x01binary")
-    code, doc = dm6_json(str(tmp_path))
+    # text decklists are checked in a folder walk when configured (--include / include)
+    code, doc = dm6_json("--include", "*.txt", str(tmp_path))
     inputs = [Path(d["input"]).relative_to(tmp_path).as_posix() for d in doc["decks"]]
     assert inputs == ["a-text.txt", "b.ydk", "c.ydke", "z.ydk", "sub/a.ydk"]
     legal = {Path(d["input"]).name: d["legal"] for d in doc["decks"]}
@@ -240,6 +241,7 @@ def test_jobs_read_stdin_in_the_parent() -> None:
         "dm6",
         "-o",
         "csv",
+        "--csv-decks",
         "--jobs",
         "2",
         str(DM6 / "legal.ydk"),
@@ -247,8 +249,8 @@ def test_jobs_read_stdin_in_the_parent() -> None:
         input=(DM6 / "illegal.ydk").read_text(),
     )
     rows = res.stdout.splitlines()
-    assert rows[1].startswith(f"{DM6 / 'legal.ydk'},true,40,2,0,")
-    assert rows[2] == "<stdin>,false,40,2,0,DC402 DC403"
+    assert rows[1].startswith(f"{DM6 / 'legal.ydk'},legal,true,legal,40,2,0,")
+    assert rows[2] == "<stdin>,,false,illegal,40,2,0,2,0,0,DC402 DC403"
 
 
 def test_lang_names_cards_in_messages() -> None:
