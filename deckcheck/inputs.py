@@ -236,16 +236,16 @@ def deck_header(deck: Deck) -> tuple[str | None, str | None]:
 
 
 def player_of(deck: Deck) -> str | None:
-    """Who the deck is from: its "#player NAME" line, else the name of its "#created by NAME"
-    line (EDOPro/YGOPro write one), else its file name without suffix."""
+    """Who the deck is from: its "#player NAME" line, else its file name without suffix; a
+    deck without a file (ydke://, stdin) falls back to its "#created by NAME" line."""
     from deckcheck.validate import created_by
 
-    got = deck_header(deck)[1] or created_by(deck)
+    got = deck_header(deck)[1]
     if got:
         return got
     src = deck.source
     if src.startswith(("ydke://", "<")):
-        return None
+        return created_by(deck)
     return os.path.splitext(os.path.basename(src))[0] or None
 
 

@@ -47,10 +47,11 @@ def split_input(path: str) -> tuple[str, str]:
 
 def first_reason(report: DeckReport) -> str:
     """The first error's message (else the first warning's): what the table shows."""
-    for f in report.findings:
+    live = [f for f in report.findings if not f.waived]
+    for f in live:
         if f.severity == "error":
             return f.message
-    return report.findings[0].message if report.findings else ""
+    return live[0].message if live else ""
 
 
 def group_findings(report: DeckReport) -> list[dict[str, Any]]:
@@ -62,10 +63,10 @@ def group_findings(report: DeckReport) -> list[dict[str, Any]]:
             g = groups[f.code] = {
                 "code": f.code,
                 "rule": f.rule,
-                "severity": f.severity,
+                "severity": "waived" if f.waived else f.severity,
                 "entries": [],
             }
-        if f.severity == "error":
+        if f.severity == "error" and not f.waived:
             g["severity"] = "error"
         g["entries"].append(f)
     return list(groups.values())

@@ -134,9 +134,9 @@ def test_header_shows_format_list_source_exactness_date_and_counts() -> None:
     assert "Event date2026-06-01" in text
     exact = render.Meta("t", "T", "L", "2026-05-18", "2026-06-01", list_date_exact=True)
     assert "effective 2026-05-18 (exact date)" in page_text(render_html([nasty_report()], exact))[0]
-    # 5 decks: sample legal + warned legal; nasty, sample illegal, unreadable illegal.
-    assert '<b id="n-decks">5</b>' in doc
-    assert '<b id="n-legal">2</b>' in doc and '<b id="n-illegal">3</b>' in doc
+    # 6 decks: sample legal, warned legal, waived legal; nasty, sample illegal, unreadable.
+    assert '<b id="n-decks">6</b>' in doc
+    assert '<b id="n-legal">3</b>' in doc and '<b id="n-illegal">3</b>' in doc
 
 
 def test_page_is_self_contained() -> None:
@@ -217,16 +217,15 @@ def test_filters_and_sorting_in_a_browser(browser: chromium.Browser, tmp_path: P
     browser.open(page)
     assert browser.requests() == [page.resolve().as_uri()]  # nothing fetched but the page
     rows = browser.js(VISIBLE_ROWS)
-    assert len(rows) == 5 and browser.js("document.getElementById('shown').innerText") == (
-        "showing 5 of 5 decks"
-    )
+    assert len(rows) == len(reports) == 6
+    assert browser.js("document.getElementById('shown').innerText") == "showing 6 of 6 decks"
     assert NASTY_NAME in rows[0]
     assert "illegal" in rows[0] and "2 copies, but it is Limited (1)" in rows[0]
 
     browser.js("document.getElementById('only-illegal').click()")
     rows = browser.js(VISIBLE_ROWS)
     sections = browser.js(VISIBLE_SECTIONS)
-    illegal = [r for r in reports if not r.legal]
+    illegal = [r for r in reports if not r.passes()]
     assert len(rows) == len(sections) == len(illegal)
     assert [r.split("\t")[1] for r in rows] == ["illegal"] * len(illegal)
 
@@ -241,7 +240,7 @@ def test_filters_and_sorting_in_a_browser(browser: chromium.Browser, tmp_path: P
     # Back to everything, then sort by number of findings, descending (two clicks).
     browser.js("document.getElementById('only-illegal').click()")
     pick_code(browser, "")
-    assert len(browser.js(VISIBLE_ROWS)) == 5
+    assert len(browser.js(VISIBLE_ROWS)) == len(reports)
     click = "document.querySelector('th[data-key=findings] button').click()"
     browser.js(click)
     browser.js(click)
@@ -321,5 +320,5 @@ def test_dump_dom_after_scripts_ran(tmp_path: Path) -> None:
     page.write_text(render_html([nasty_report(), *sample_reports()]), encoding="utf-8")
     dom = chromium.dump_dom(page)
     # The script ran (it fills the "showing" counter) and the escaped names stayed text.
-    assert "showing 5 of 5 decks" in dom
+    assert "showing 6 of 6 decks" in dom
     assert "&lt;img src=x onerror=alert(1)&gt;" in dom and "<img" not in dom

@@ -250,7 +250,8 @@ def test_jobs_read_stdin_in_the_parent() -> None:
     )
     rows = res.stdout.splitlines()
     assert rows[1].startswith(f"{DM6 / 'legal.ydk'},legal,true,legal,40,2,0,")
-    assert rows[2] == "<stdin>,,false,illegal,40,2,0,2,0,0,DC402 DC403"
+    # no file name: the player is the deck's "#created by" line
+    assert rows[2] == "<stdin>,deckcheck examples,false,illegal,40,2,0,2,0,0,DC402 DC403"
 
 
 def test_lang_names_cards_in_messages() -> None:
