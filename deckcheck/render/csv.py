@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 
 from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport
 
 HEADER = ["input", "legal", "main", "extra", "side", "codes"]
@@ -21,7 +22,8 @@ class CsvRenderer(Renderer):
         codes = " ".join(sorted({f.code for f in report.findings}))
         self.writer.writerow(
             [
-                report.input,
+                # One row per line: a quoted newline is valid CSV, but line tools split it.
+                one_line(report.input),
                 "true" if report.legal else "false",
                 c["main"],
                 c["extra"],

@@ -7,11 +7,14 @@ Data is escaped for ``%``, CR and LF, properties also for ``:`` and ``,`` (card 
 from __future__ import annotations
 
 from deckcheck.render.base import Renderer
+from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Other control characters (and U+2028/U+2029, which some viewers break on) are shown
+    # as escapes: a name can never end the annotation and start a line of its own.
+    return one_line(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:

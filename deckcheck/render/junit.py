@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.common import markup_text, xml_text
 from deckcheck.report import DeckReport, Summary
 
 
@@ -12,13 +13,13 @@ class JunitRenderer(Renderer):
     def start(self, meta: Meta) -> None:
         super().start(meta)
         # Totals are unknown until the end of the stream, so they go on the closing summary.
-        name = quoteattr(f"deckcheck {meta.format_id} {meta.list_label}")
+        name = quoteattr(xml_text(f"deckcheck {meta.format_id} {meta.list_label}"))
         self.out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
         self.out.write(f"<testsuites>\n<testsuite name={name}>\n")
 
     def deck(self, report: DeckReport) -> None:
         fmt = self.meta.format_id if self.meta else report.format_id
-        head = f"<testcase classname={quoteattr('deckcheck.' + fmt)} name={quoteattr(report.input)}"
+        head = f"<testcase classname={quoteattr('deckcheck.' + fmt)} name={quoteattr(xml_text(report.input))}"
         errors = [f for f in report.findings if f.severity == "error"]
         if not report.findings:
             self.out.write(head + "/>\n")
@@ -26,7 +27,7 @@ class JunitRenderer(Renderer):
         self.out.write(head + ">\n")
         body = "\n".join(
             f"{f.section or 'deck'}{':' + str(f.line) if f.line is not None else ''} "
-            f"{f.severity} {f.code} [{f.rule}] {f.message}"
+            f"{f.severity} {f.code} [{f.rule}] {markup_text(f.message)}"
             for f in report.findings
         )
         if errors:
