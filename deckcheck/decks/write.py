@@ -153,6 +153,6 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
     try:
         fsio.write_atomic(target, text, encoding=encoding)
     except fsio.NotRegularFile as exc:
-        raise InputError(exc.strerror, where=str(target)) from None
+        raise InputError(str(exc.strerror), where=str(target)) from None
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None

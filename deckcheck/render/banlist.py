@@ -25,7 +25,8 @@ def list_summary(rows: Sequence[dict[str, Any]], fams: Sequence[str]) -> str:
 def show_text(b: Any, data: dict[str, Any], show_all: bool) -> list[str]:
     """A list by status (Unlimited cards of a whitelist only with ``show_all``), groups, points."""
     approx = "" if b.date_exact else " (only the month is known)"
-    out = [f"{one_line(b.name)} — {b.family}, effective {b.effective.isoformat()}{approx}, {b.mode}"]
+    name = one_line(b.name)
+    out = [f"{name} — {b.family}, effective {b.effective.isoformat()}{approx}, {b.mode}"]
     if b.source:
         out.append(f"source: {one_line(b.source)}")
     for n, word in STATUS_WORDS.items():
@@ -37,7 +38,8 @@ def show_text(b: Any, data: dict[str, Any], show_all: bool) -> list[str]:
         out.append(f"\n{word} ({len(cards)})")
         out += [f"  {e['id']:>9}  {one_line(e['name'])}" for e in cards]
     for g in data["groups"]:
-        out.append(f"\nGroup {one_line(g['name'])}: at most {g['limit']} in total ({len(g['cards'])} cards)")
+        out.append(f"\nGroup {one_line(g['name'])}: at most {g['limit']} in total "
+                   f"({len(g['cards'])} cards)")
         out += [f"  {c['id']:>9}  {one_line(c['name'])}" for c in g["cards"]]
     if data["points"]:
         out.append(f"\nPoints ({len(data['points'])})")

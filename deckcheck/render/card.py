@@ -17,7 +17,8 @@ def search_text(matches: Sequence[Any], kinds: Sequence[str]) -> list[str]:
     for m, kind in zip(matches, kinds, strict=True):
         matched = "" if m.matched == m.name else f"  ← {one_line(m.matched)} [{m.lang}]"
         out.append(
-            f"{m.card_id:>9}  {one_line(m.name):<{width}}  {kind:<7} {m.how:<8} {m.score:5.1f}{matched}"
+            f"{m.card_id:>9}  {one_line(m.name):<{width}}  {kind:<7} {m.how:<8} "
+            f"{m.score:5.1f}{matched}"
         )
     return out
 

@@ -19,7 +19,8 @@ class JunitRenderer(Renderer):
 
     def deck(self, report: DeckReport) -> None:
         fmt = self.meta.format_id if self.meta else report.format_id
-        head = f"<testcase classname={quoteattr('deckcheck.' + fmt)} name={quoteattr(xml_text(report.input))}"
+        name = quoteattr(xml_text(report.input))
+        head = f"<testcase classname={quoteattr('deckcheck.' + fmt)} name={name}"
         errors = [f for f in report.findings if f.severity == "error"]
         if not report.findings:
             self.out.write(head + "/>\n")
