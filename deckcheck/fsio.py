@@ -86,6 +86,14 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
                       str(target)) from None
 
 
+def _naming(exc: OSError, target: Path) -> OSError:
+    """``exc`` naming the file being written (a write or fsync error names none, and "No
+    space left on device" alone does not say which file was not written)."""
+    if exc.filename is None or str(exc.filename).startswith(str(target.parent / _TEMP_PREFIX)):
+        exc.filename = str(target)
+    return exc
+
+
 @contextlib.contextmanager
 def replacing(
     path: str | os.PathLike[str],
@@ -115,9 +123,12 @@ def replacing(
         old: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         old = None
-    fd, name = tempfile.mkstemp(
-        dir=folder, prefix=prefix if prefix is not None else _TEMP_PREFIX, suffix=suffix
-    )
+    try:
+        fd, name = tempfile.mkstemp(
+            dir=folder, prefix=prefix if prefix is not None else _TEMP_PREFIX, suffix=suffix
+        )
+    except OSError as exc:
+        raise _naming(exc, target) from None
     os.close(fd)
     tmp = Path(name)
     try:
@@ -127,11 +138,14 @@ def replacing(
             umask = os.umask(0)
             os.umask(umask)
             os.chmod(tmp, 0o666 & ~umask)
-        yield tmp
-        if old is not None and old.st_nlink > 1:
-            _rewrite_in_place(tmp, target)
-        else:
-            os.replace(tmp, target)
+        try:
+            yield tmp
+            if old is not None and old.st_nlink > 1:
+                _rewrite_in_place(tmp, target)
+            else:
+                os.replace(tmp, target)
+        except OSError as exc:
+            raise _naming(exc, target) from None
     finally:
         try:
             tmp.unlink()

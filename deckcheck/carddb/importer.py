@@ -115,6 +115,45 @@ def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
 # --------------------------------------------------------------------------- inspection
 
 
+_MAX_PASSCODE = 0xFFFFFFFF  # passcodes are 32-bit in every client
+
+
+def _int(value: Any, column: str, path: Path, card: Any = None) -> int:
+    """A cdb column value as an int (NULL is 0). SQLite columns take any type: text, REAL or
+    BLOB where an integer belongs is a broken file, said in one line, never an internal
+    error or a silently rounded passcode."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    of = f" of card {card!r}" if card is not None and not isinstance(card, bytes) else ""
+    shown = value[:20] if isinstance(value, (str, bytes)) else value
+    kind = {str: "text", float: "a real number", bytes: "a blob"}.get(type(value), "not a number")
+    raise InputError(f"not a usable cards.cdb: {column}{of} is {kind} ({shown!r}), "
+                     "not an integer", where=str(path))
+
+
+def _passcode(value: Any, column: str, path: Path) -> int:
+    cid = _int(value, column, path)
+    if not 0 <= cid <= _MAX_PASSCODE:
+        raise InputError(f"not a usable cards.cdb: {column} {cid} is not a passcode "
+                         "(0 to 4294967295)", where=str(path))
+    return cid
+
+
+def _name(value: Any, card: int, path: Path) -> str | None:
+    """A texts.name value as text (a UTF-8 BLOB is read as text; other types are refused)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    raise InputError(f"not a usable cards.cdb: texts.name of card {card} is "
+                     f"{type(value).__name__} ({value!r:.40}), not UTF-8 text", where=str(path))
+
+
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -123,7 +162,11 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
     where = str(path)
     if not path.is_file():
         raise InputError("file not found" if not path.exists() else "not a file", where=where)
-    if not is_sqlite(path):
+    try:
+        sqlite_file = is_sqlite(path)
+    except OSError as exc:  # /proc/self/mem, a file that vanished, EIO
+        raise InputError(f"cannot read: {exc.strerror or exc}", where=where) from None
+    if not sqlite_file:
         raise InputError("not an SQLite database (expected a cards.cdb file)", where=where)
     m = _LOCALE_DIR.search(path.absolute().as_posix())
     file_lang: str | None = None
@@ -170,8 +213,8 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
             )
         bits = 0
         for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
-            bits |= int(ot or 0)
-        max_id = conn.execute("SELECT max(id) FROM datas").fetchone()[0] or 0
+            bits |= _int(ot, "datas.ot", path)
+        max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
     except sqlite3.DatabaseError as exc:
         raise InputError(f"unreadable SQLite database: {exc}", where=where) from None
     finally:
@@ -267,15 +310,18 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     sid = _source_id(conn, plan, len(rows), now)
     card_rows = []
     name_rows = []
-    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name in rows:
-        cid = int(cid_)
-        alias = int(alias_ or 0)
-        typ = int(typ_ or 0)
+    p = plan.path
+    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name_ in rows:
+        cid = _passcode(cid_, "datas.id", p)
+        alias = _passcode(alias_, f"datas.alias of card {cid}", p)
+        typ = _int(typ_, "datas.type", p, cid)
+        name = _name(name_, cid, p)
         card_rows.append((
             cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
-            common.card_kind(typ), common.scopes_from_ot(int(ot or 0), dialect),
-            int(level or 0), int(atk or 0), int(df or 0), int(race or 0), int(attr or 0),
-            dialect, sid,
+            common.card_kind(typ), common.scopes_from_ot(_int(ot, "datas.ot", p, cid), dialect),
+            _int(level, "datas.level", p, cid), _int(atk, "datas.atk", p, cid),
+            _int(df, "datas.def", p, cid), _int(race, "datas.race", p, cid),
+            _int(attr, "datas.attribute", p, cid), dialect, sid,
         ))
         if name and name.strip():
             name_rows.append((cid, "en", name, "name"))
@@ -297,11 +343,12 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
 def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = _read(plan.path, "SELECT id, name FROM texts")
-    name_rows = [
-        (int(cid), lang, name, "name")
-        for cid, name in rows
-        if name and name.strip()
-    ]
+    name_rows = []
+    for cid_, name_ in rows:
+        cid = _passcode(cid_, "texts.id", plan.path)
+        name = _name(name_, cid, plan.path)
+        if name and name.strip():
+            name_rows.append((cid, lang, name, "name"))
     _source_id(conn, plan, len(name_rows), now)
     conn.executemany(
         "DELETE FROM names WHERE card_id = ? AND lang = ? AND kind = 'name'",

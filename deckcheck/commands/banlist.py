@@ -121,6 +121,9 @@ def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None
 
     if family is not None and not family.replace("-", "").isalnum():
         raise DataError(f"--family {family!r}: use letters, digits and '-'")
+    if out_dir is not None and not Path(out_dir).is_dir():
+        # Family folders are made inside it, but a mistyped --out is not created silently.
+        raise DataError("no such folder for --out (create it first)", where=out_dir)
     res = import_lflists(
         [Path(f) for f in files],
         family=family.lower() if family else None,
@@ -155,15 +158,16 @@ Examples:
 )
 def export(ref: str, date_text: str | None, out: str | None) -> int:
     """Write a list as EDOPro lflist.conf text."""
+    from deckcheck.decks.write import write_atomic  # the folder must exist; errors name it
     from deckcheck.formats import lflist
-    from deckcheck.formats.catalog import ListStore, write_atomic
+    from deckcheck.formats.catalog import ListStore
 
     b = ListStore.default().resolve(ref, _date(date_text, "--date"))
     text = lflist.write([b])
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_atomic(Path(out), text)
+        write_atomic(out, text)
         click.echo(f"wrote {b.name} to {out}", err=True)
     return EXIT_OK
 

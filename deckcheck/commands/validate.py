@@ -104,7 +104,8 @@ def validate(
     run = Run(req)  # a data error stops here, before any output
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
-    color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
+    color_choice = click.get_current_context().meta.get("deckcheck.color", "auto")  # --color
+    color = kind == "text" and render.use_color(out, color_choice)
     legal: list[str] = []
 
     def reports() -> Iterator[DeckReport]:
