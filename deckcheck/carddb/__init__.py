@@ -80,7 +80,9 @@ class CardDB:
             columns = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
         except sqlite3.DatabaseError as exc:
             raise DataError(
-                f"not a deckcheck card database ({exc}); rebuild it with 'deckcheck db import'",
+                f"not a deckcheck card database ({exc}); "
+                "remove it with 'deckcheck db reset' or rebuild it with "
+                "'deckcheck db import --replace FILE…'",
                 where=str(path),
             ) from None
         self.meta: dict[str, str] = meta
@@ -308,7 +310,9 @@ def open_db(path: Path | str | None = None) -> CardDB:
 def _open_file(p: Path) -> CardDB:
     if not dc_sqlite.is_sqlite(p):
         raise DataError(
-            "not a deckcheck card database (not SQLite); rebuild it with 'deckcheck db import'",
+            "not a deckcheck card database (not SQLite); "
+            "remove it with 'deckcheck db reset' or rebuild it with "
+            "'deckcheck db import --replace FILE…'",
             where=str(p),
         )
     try:

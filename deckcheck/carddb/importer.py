@@ -265,7 +265,7 @@ def _check_existing(conn: sqlite3.Connection, db_path: Path) -> None:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise DataError(
-            f"the installed database cannot be extended ({exc}); move it away and import again",
+            f"the installed database cannot be extended ({exc}); {CORRUPT_ADVICE}",
             where=str(db_path),
         ) from None
     if row is None or not common.migrate(conn, int(row[0])):
@@ -389,11 +389,14 @@ def import_files(
     lang: str | None = None,
     progress: bool = False,
     lock: bool = True,
+    replace: bool = False,
 ) -> ImportSummary:
     """Import ``cards.cdb`` files (cards) and ``locales/<lang>/cards.cdb`` files (names).
 
     Files merge in order (later files win); an existing database is extended. The result
-    replaces the database only when complete. Raises InputError/DataError on bad input.
+    replaces the database only when complete. ``replace``: build from these files alone,
+    replacing the installed database (the way out when it is corrupt). Raises
+    InputError/DataError on bad input.
     """
     started = time.perf_counter()
     files = [Path(p) for p in paths]
@@ -408,7 +411,9 @@ def import_files(
     db_path.parent.mkdir(parents=True, exist_ok=True)
     lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
     with lock_cm:
-        results = _build(db_path, plans, progress)
+        if not replace:
+            _check_installed(db_path)
+        results = _build(db_path, plans, progress, extend=not replace)
     conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -428,7 +433,48 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (common.LANGS.index(lang) if lang in common.LANGS else len(common.LANGS), lang)
 
 
-def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult]:
+CORRUPT_ADVICE = ("rebuild it from cdb files with 'deckcheck db import --replace FILE…', "
+                  "or remove it with 'deckcheck db reset' (then 'deckcheck update' or "
+                  "'deckcheck db import FILE…')")
+
+
+def _check_installed(db_path: Path) -> None:
+    """DataError with the way out when the installed database cannot be extended: it is not
+    SQLite or not readable as one (an import that extends it would fail on the same file)."""
+    if not db_path.exists():
+        return
+    try:
+        ok = is_sqlite(db_path)
+        if ok:
+            conn = connect_ro(db_path)
+            try:
+                conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            finally:
+                conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise DataError(f"the installed card database is corrupt ({exc}); {CORRUPT_ADVICE}",
+                        where=str(db_path)) from None
+    if not ok:
+        raise DataError(f"the installed card database is not SQLite; {CORRUPT_ADVICE}",
+                        where=str(db_path))
+
+
+def reset(db_path: Path | None = None) -> Path | None:
+    """Remove the installed card database (under the import lock); the path removed, or None
+    when none was installed. Lookups fall back to the built-in sample until the next import."""
+    db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
+    if not db_path.exists() and not db_path.is_symlink():
+        return None
+    with exclusive_lock(db_path.parent / ".lock"):
+        try:
+            db_path.unlink()
+        except FileNotFoundError:
+            return None
+    return db_path
+
+
+def _build(db_path: Path, plans: list[_Plan], progress: bool, *,
+           extend: bool = True) -> list[FileResult]:  # fmt: skip
     # An import killed mid-way (SIGKILL, power loss) leaves its temp copy behind, a whole
     # database each time. Only the lock holder writes one, so any found now is stale.
     for stale in db_path.parent.glob(".cards-*.sqlite3.tmp"):
@@ -438,12 +484,12 @@ def _build(db_path: Path, plans: list[_Plan], progress: bool) -> list[FileResult
     conn: sqlite3.Connection | None = None
     try:
         with fsio.replacing(db_path, prefix=".cards-", suffix=".sqlite3.tmp") as tmp:
-            if db_path.exists():
+            if extend and db_path.exists():
                 shutil.copyfile(db_path, tmp)
             conn = sqlite3.connect(tmp, isolation_level=None)
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")
-            if db_path.exists():
+            if extend and db_path.exists():
                 _check_existing(conn, db_path)
             common.create_tables(conn)
             now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
