@@ -114,11 +114,28 @@ Exit codes: 0 every deck legal, 1 a deck is illegal, 2 usage or data error.""",
     help="Colour text output: auto = on a terminal, unless NO_COLOR is set (non-empty); "
     "FORCE_COLOR (non-empty) turns it on.",
 )
+@click.option(
+    "--encoding",
+    metavar="ENC",
+    default=None,
+    help="Read deck files that are not UTF-8 in this encoding (e.g. shift_jis, gbk, big5) "
+    "instead of detecting it.",
+)
 @click.pass_context
-def cli(ctx: click.Context, color: str) -> None:
+def cli(ctx: click.Context, color: str, encoding: str | None) -> None:
     """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
     notes.set_sink(lambda text: click.echo(text, err=True))  # library notes, rendered here
     ctx.meta[COLOR_KEY] = color
+    if encoding is not None:
+        import codecs
+
+        from deckcheck.errors import InputError
+
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputError(f"--encoding {encoding!r}: not an encoding Python knows") from None
+        os.environ["DECKCHECK_ENCODING"] = encoding  # the readers' (and --jobs workers') cue
     _check_home_variables()
 
 
@@ -161,6 +178,19 @@ def os_error_text(exc: OSError) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; every error is one line on stderr."""
+    # --encoding is passed to the readers through the environment (and so to --jobs
+    # workers); a library caller's process gets its own value back afterwards.
+    saved = os.environ.get("DECKCHECK_ENCODING")
+    try:
+        return _main(argv)
+    finally:
+        if saved is None:
+            os.environ.pop("DECKCHECK_ENCODING", None)
+        else:
+            os.environ["DECKCHECK_ENCODING"] = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except DeckcheckError as exc:

@@ -154,5 +154,9 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, encoding: str = "ut
         fsio.write_atomic(target, text, encoding=encoding)
     except fsio.NotRegularFile as exc:
         raise InputError(str(exc.strerror), where=str(target)) from None
+    except UnicodeEncodeError as exc:
+        raise InputError(f"cannot write {exc.object[exc.start:exc.end]!r} in the file's "
+                         f"encoding {encoding}; save the deck as UTF-8 first",
+                         where=str(target)) from None
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None
