@@ -98,3 +98,14 @@ def test_markdown_and_text_diff_names(capsys, tmp_path: Path) -> None:
 
     assert "\n" not in _md("a\n| b") and "\\|" in _md("a\n| b")
     assert "`" not in _md_code("a`\nb")
+
+
+def test_deck_edit_output_names_the_file_on_one_line(capsys, tmp_path: Path) -> None:
+    p = tmp_path / "a\n::error::b.ydk"
+    p.write_text(DECK)
+    capsys.readouterr()
+    rc = main(["deck", "add", str(p), "14558127"])
+    out, err = capsys.readouterr()
+    assert rc in (0, 1), err
+    assert not any(ln.startswith("::error::") for ln in out.splitlines()), out
+    assert "a\\n::error::b.ydk: added" in out
