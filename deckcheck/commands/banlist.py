@@ -122,8 +122,9 @@ def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None
     if family is not None and not family.replace("-", "").isalnum():
         raise DataError(f"--family {family!r}: use letters, digits and '-'")
     if out_dir is not None and not Path(out_dir).is_dir():
-        # Family folders are made inside it, but a mistyped --out is not created silently.
-        raise DataError("no such folder for --out (create it first)", where=out_dir)
+        # A destination folder is made (family folders go inside it), but never silently:
+        # a mistyped --out shows up here.
+        click.echo(f"deckcheck: note: {out_dir} does not exist; creating it for --out", err=True)
     res = import_lflists(
         [Path(f) for f in files],
         family=family.lower() if family else None,
