@@ -111,17 +111,92 @@ Examples:
 Exit codes: 0 every deck legal, 1 a deck is illegal, 2 usage or data error.""",
 )
 @click.version_option(__version__, prog_name="deckcheck")
-def cli() -> None:
+@click.option(
+    "--color",
+    type=click.Choice(["auto", "always", "never"]),
+    default="auto",
+    show_default=True,
+    help="Colour text output: auto = on a terminal, unless NO_COLOR is set (non-empty); "
+    "FORCE_COLOR (non-empty) turns it on.",
+)
+@click.option(
+    "--encoding",
+    metavar="ENC",
+    default=None,
+    help="Read deck files that are not UTF-8 in this encoding (e.g. shift_jis, gbk, big5) "
+    "instead of detecting it.",
+)
+@click.pass_context
+def cli(ctx: click.Context, color: str, encoding: str | None) -> None:
     """deckcheck: Yu-Gi-Oh! deck builder and format-legality checker."""
     notes.set_sink(lambda text: click.echo(text, err=True))  # library notes, rendered here
     notes.set_progress_sink(notes.stderr_progress_sink())
+    ctx.meta[COLOR_KEY] = color
+    if encoding is not None:
+        import codecs
+
+        from deckcheck.errors import InputError
+
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputError(f"--encoding {encoding!r}: not an encoding Python knows") from None
+        os.environ["DECKCHECK_ENCODING"] = encoding  # the readers' (and --jobs workers') cue
+    _check_home_variables()
+
+
+#: Where the global ``--color`` choice is kept for subcommands (``click.Context.meta``).
+COLOR_KEY = "deckcheck.color"
+
+
+def _check_home_variables() -> None:
+    """A DECKCHECK_HOME/DECKCHECK_CACHE that names a file gets a message saying so (else every
+    command fails later with a misleading "no list in force" or "not a directory")."""
+    from deckcheck.errors import DataError
+
+    for var in ("DECKCHECK_HOME", "DECKCHECK_CACHE"):
+        value = os.environ.get(var)
+        if value and os.path.exists(value) and not os.path.isdir(value):
+            raise DataError(f"{var}={value} names a file, not a folder: point it at a folder "
+                            "(it is created when missing) or unset it")
 
 
 _LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029)}
 
 
+def os_error_text(exc: OSError) -> str:
+    """An OSError as ``<file>: <reason>`` with a hint for the usual causes."""
+    import errno
+
+    reason = exc.strerror or str(exc)
+    hint = {
+        errno.ENOSPC: " (the disk is full: free space and run the command again; nothing was "
+        "half-written)",
+        errno.EROFS: " (a read-only file system: set DECKCHECK_HOME to a writable folder)",
+        errno.EACCES: " (permission denied: check the folder's owner and mode, or set "
+        "DECKCHECK_HOME to a writable folder)",
+    }.get(exc.errno or 0, "")
+    if getattr(errno, "EDQUOT", None) == exc.errno:
+        hint = " (the disk quota is exceeded)"
+    where = exc.filename if exc.filename is not None else None
+    return f"{where}: {reason}{hint}" if where else f"{reason}{hint}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code; every error is one line on stderr."""
+    # --encoding is passed to the readers through the environment (and so to --jobs
+    # workers); a library caller's process gets its own value back afterwards.
+    saved = os.environ.get("DECKCHECK_ENCODING")
+    try:
+        return _main(argv)
+    finally:
+        if saved is None:
+            os.environ.pop("DECKCHECK_ENCODING", None)
+        else:
+            os.environ["DECKCHECK_ENCODING"] = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except DeckcheckError as exc:
@@ -144,6 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `deckcheck … | head`: the reader went away; nothing more to say.
         sys.stderr.close()
         return 0
+    except OSError as exc:
+        # The machine, not the input: a full disk, a read-only home, an I/O error. Commands
+        # name the file where they can; this is the one line for the rest.
+        click.echo(f"deckcheck: error: {os_error_text(exc)}".translate(_LINE_BREAKS), err=True)
+        return EXIT_ERROR
     except Exception as exc:  # last resort: a bug must still not print a traceback
         if os.environ.get("DECKCHECK_DEBUG"):
             raise

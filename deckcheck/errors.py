@@ -32,3 +32,16 @@ class InputError(DeckcheckError):
 
 class DataError(DeckcheckError):
     """Card database or list store missing, corrupt or inconsistent."""
+
+
+def require_text(value: str, what: str) -> str:
+    """``value`` when it is real text; InputError when it holds bytes that are not UTF-8
+    (an argument Python decoded with ``surrogateescape``), which no card name can match and
+    no JSON output can hold."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start:exc.end].encode("utf-8", "surrogateescape")
+        raise InputError(f"not UTF-8 text (bytes {bad!r}); give it as UTF-8",
+                         where=what) from None
+    return value

@@ -3,14 +3,95 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["TooLarge", "read_bounded", "remove_others", "replacing", "sha256_bytes",
-           "sha256_file", "write_atomic"]
+__all__ = ["NotRegularFile", "TooLarge", "read_bounded", "remove_others", "replacing",
+           "resolve_target", "sha256_bytes", "sha256_file", "write_atomic"]
+
+
+class NotRegularFile(OSError):
+    """Raised by ``replacing``/``write_atomic``: the path names a FIFO, a device, a socket or
+    a folder, which a write must never replace by a regular file (``/dev/null``)."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        super().__init__(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder): "
+                         "refusing to replace it", str(path))
+
+
+#: Temp names stay short whatever the target is called: a 245-character deck name plus a
+#: prefix made of that name went over NAME_MAX (255) and failed with "File name too long".
+_TEMP_PREFIX = ".dc-"
+
+
+def resolve_target(path: str | os.PathLike[str]) -> Path:
+    """The file a write to ``path`` must change: symlinks followed (an edit of ``link.ydk``
+    edits the deck it points to, the link stays a link). NotRegularFile when that file
+    exists and is not a regular file."""
+    target = Path(os.path.realpath(path))
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        return target
+    if not stat.S_ISREG(st.st_mode):
+        raise NotRegularFile(path)
+    return target
+
+
+def _copy_identity(st: os.stat_result, tmp: Path) -> None:
+    """Give ``tmp`` the mode and (when allowed) owner and group of the file it replaces."""
+    os.chmod(tmp, stat.S_IMODE(st.st_mode))
+    if hasattr(os, "chown"):
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass  # not root and not our group: the file keeps its mode, the new owner is us
+
+
+def _rewrite_in_place(tmp: Path, target: Path) -> None:
+    """Copy ``tmp`` (complete and fsynced) into ``target`` itself, for a file with several hard
+    links: ``os.replace`` would give only this name the new text and break the links.
+
+    ``tmp`` stays as the backup until the copy is written, synced and read back equal; when
+    that fails it is kept and named in the error."""
+    data = tmp.read_bytes()
+    try:
+        fd = os.open(target, os.O_WRONLY)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.ftruncate(fd, len(data))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if target.read_bytes() != data:
+            raise OSError(errno.EIO, "the file did not read back as written", str(target))
+    except OSError as exc:
+        keep = target.with_name(target.name[:200] + ".deckcheck-backup")
+        try:
+            os.replace(tmp, keep)
+        except OSError:
+            keep = tmp.with_name(tmp.name + ".keep")  # `replacing` removes tmp itself
+            try:
+                os.link(tmp, keep)
+            except OSError:
+                keep = target.parent / "(nowhere: the folder is not writable)"
+        raise OSError(exc.errno, f"{exc.strerror or exc}; the new text is in {keep}",
+                      str(target)) from None
+
+
+def _naming(exc: OSError, target: Path) -> OSError:
+    """``exc`` naming the file being written (a write or fsync error names none, and "No
+    space left on device" alone does not say which file was not written)."""
+    if exc.filename is None or str(exc.filename).startswith(str(target.parent / _TEMP_PREFIX)):
+        exc.filename = str(target)
+    return exc
 
 
 @contextlib.contextmanager
@@ -24,26 +105,47 @@ def replacing(
     """A new temp file beside ``path``, moved onto ``path`` by ``os.replace`` when the block
     ends without error and removed otherwise: the one way deckcheck replaces a file.
 
-    The temp file gets the permissions a plain ``open()`` would (``mkstemp`` alone makes
-    0600). ``mkdir`` creates missing parent folders. Raises OSError.
+    What is written is the real file: a symlink is followed (the link stays), an existing
+    file keeps its mode, owner and group, a file with several hard links is rewritten in
+    place (after the full new text is on disk beside it) so every link sees the change, and
+    a FIFO, device or folder is refused (NotRegularFile). A new file gets the permissions a
+    plain ``open()`` would (the user's umask; ``mkstemp`` alone makes 0600). Temp names are
+    short whatever ``path`` is called. ``mkdir`` creates missing parent folders.
+    Raises OSError.
     """
     import tempfile  # writers only: the warm validate path never imports it
 
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
+    target = resolve_target(path)
+    folder = target.parent
     if mkdir:
         folder.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(
-        dir=folder, prefix=prefix if prefix is not None else f".{target.name}.", suffix=suffix
-    )
+    try:
+        old: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        old = None
+    try:
+        fd, name = tempfile.mkstemp(
+            dir=folder, prefix=prefix if prefix is not None else _TEMP_PREFIX, suffix=suffix
+        )
+    except OSError as exc:
+        raise _naming(exc, target) from None
     os.close(fd)
     tmp = Path(name)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        yield tmp
-        os.replace(tmp, target)
+        if old is not None:
+            _copy_identity(old, tmp)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        try:
+            yield tmp
+            if old is not None and old.st_nlink > 1:
+                _rewrite_in_place(tmp, target)
+            else:
+                os.replace(tmp, target)
+        except OSError as exc:
+            raise _naming(exc, target) from None
     finally:
         try:
             tmp.unlink()

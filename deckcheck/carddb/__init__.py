@@ -58,7 +58,9 @@ def open_db(path: Path | str | None = None) -> CardDB:
 def _open_file(p: Path) -> CardDB:
     if not dc_sqlite.is_sqlite(p):
         raise DataError(
-            "not a deckcheck card database (not SQLite); rebuild it with 'deckcheck db import'",
+            "not a deckcheck card database (not SQLite); "
+            "remove it with 'deckcheck db reset' or rebuild it with "
+            "'deckcheck db import --replace FILE…'",
             where=str(p),
         )
     try:

@@ -81,7 +81,9 @@ class CardDB:
             columns = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
         except sqlite3.DatabaseError as exc:
             raise DataError(
-                f"not a deckcheck card database ({exc}); rebuild it with 'deckcheck db import'",
+                f"not a deckcheck card database ({exc}); "
+                "remove it with 'deckcheck db reset' or rebuild it with "
+                "'deckcheck db import --replace FILE…'",
                 where=str(path),
             ) from None
         self.meta: dict[str, str] = meta

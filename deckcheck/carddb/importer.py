@@ -117,6 +117,45 @@ def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
 # --------------------------------------------------------------------------- inspection
 
 
+_MAX_PASSCODE = 0xFFFFFFFF  # passcodes are 32-bit in every client
+
+
+def _int(value: Any, column: str, path: Path, card: Any = None) -> int:
+    """A cdb column value as an int (NULL is 0). SQLite columns take any type: text, REAL or
+    BLOB where an integer belongs is a broken file, said in one line, never an internal
+    error or a silently rounded passcode."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    of = f" of card {card!r}" if card is not None and not isinstance(card, bytes) else ""
+    shown = value[:20] if isinstance(value, (str, bytes)) else value
+    kind = {str: "text", float: "a real number", bytes: "a blob"}.get(type(value), "not a number")
+    raise InputError(f"not a usable cards.cdb: {column}{of} is {kind} ({shown!r}), "
+                     "not an integer", where=str(path))
+
+
+def _passcode(value: Any, column: str, path: Path) -> int:
+    cid = _int(value, column, path)
+    if not 0 <= cid <= _MAX_PASSCODE:
+        raise InputError(f"not a usable cards.cdb: {column} {cid} is not a passcode "
+                         "(0 to 4294967295)", where=str(path))
+    return cid
+
+
+def _name(value: Any, card: int, path: Path) -> str | None:
+    """A texts.name value as text (a UTF-8 BLOB is read as text; other types are refused)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+    raise InputError(f"not a usable cards.cdb: texts.name of card {card} is "
+                     f"{type(value).__name__} ({value!r:.40}), not UTF-8 text", where=str(path))
+
+
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
 
@@ -125,7 +164,11 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
     where = str(path)
     if not path.is_file():
         raise InputError("file not found" if not path.exists() else "not a file", where=where)
-    if not is_sqlite(path):
+    try:
+        sqlite_file = is_sqlite(path)
+    except OSError as exc:  # /proc/self/mem, a file that vanished, EIO
+        raise InputError(f"cannot read: {exc.strerror or exc}", where=where) from None
+    if not sqlite_file:
         raise InputError(
             "not an SQLite database (expected a cards.cdb file, a yaml-yugi JSON array or a "
             "YGOJSON folder or zip)",
@@ -176,8 +219,8 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
             )
         bits = 0
         for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
-            bits |= int(ot or 0)
-        max_id = conn.execute("SELECT max(id) FROM datas").fetchone()[0] or 0
+            bits |= _int(ot, "datas.ot", path)
+        max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
     except sqlite3.DatabaseError as exc:
         raise InputError(f"unreadable SQLite database: {exc}", where=where) from None
     finally:
@@ -228,7 +271,7 @@ def _check_existing(conn: sqlite3.Connection, db_path: Path) -> None:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise DataError(
-            f"the installed database cannot be extended ({exc}); move it away and import again",
+            f"the installed database cannot be extended ({exc}); {CORRUPT_ADVICE}",
             where=str(db_path),
         ) from None
     if row is None or not common.migrate(conn, int(row[0])):
@@ -273,15 +316,18 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     sid = _source_id(conn, plan, len(rows), now)
     card_rows = []
     name_rows = []
-    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name in rows:
-        cid = int(cid_)
-        alias = int(alias_ or 0)
-        typ = int(typ_ or 0)
+    p = plan.path
+    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name_ in rows:
+        cid = _passcode(cid_, "datas.id", p)
+        alias = _passcode(alias_, f"datas.alias of card {cid}", p)
+        typ = _int(typ_, "datas.type", p, cid)
+        name = _name(name_, cid, p)
         card_rows.append((
             cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
-            common.card_kind(typ), common.scopes_from_ot(int(ot or 0), dialect),
-            int(level or 0), int(atk or 0), int(df or 0), int(race or 0), int(attr or 0),
-            dialect, sid,
+            common.card_kind(typ), common.scopes_from_ot(_int(ot, "datas.ot", p, cid), dialect),
+            _int(level, "datas.level", p, cid), _int(atk, "datas.atk", p, cid),
+            _int(df, "datas.def", p, cid), _int(race, "datas.race", p, cid),
+            _int(attr, "datas.attribute", p, cid), dialect, sid,
         ))
         if name and name.strip():
             name_rows.append((cid, "en", name, "name"))
@@ -303,11 +349,12 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
 def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = _read(plan.path, "SELECT id, name FROM texts")
-    name_rows = [
-        (int(cid), lang, name, "name")
-        for cid, name in rows
-        if name and name.strip()
-    ]
+    name_rows = []
+    for cid_, name_ in rows:
+        cid = _passcode(cid_, "texts.id", plan.path)
+        name = _name(name_, cid, plan.path)
+        if name and name.strip():
+            name_rows.append((cid, lang, name, "name"))
     _source_id(conn, plan, len(name_rows), now)
     conn.executemany(
         "DELETE FROM names WHERE card_id = ? AND lang = ? AND kind = 'name'",
@@ -351,13 +398,16 @@ def import_files(
     progress: bool = False,
     lock: bool = True,
     note: Callable[[str], None] | None = None,
+    replace: bool = False,
 ) -> ImportSummary:
     """Import ``cards.cdb`` files (cards), ``locales/<lang>/cards.cdb`` files (names) and
     official data (yaml-yugi arrays, YGOJSON folder or zip), each told apart by content.
 
     Files merge in order (later files win; official files after the cdb files); an existing
     database is extended. The result replaces the database only when complete. What does
-    not map goes to ``note`` (and ``ImportSummary.notes``). Raises InputError/DataError.
+    not map goes to ``note`` (and ``ImportSummary.notes``). ``replace``: build from these
+    files alone, replacing the installed database (the way out when it is corrupt). Raises
+    InputError/DataError on bad input.
     """
     from deckcheck.carddb import official
 
@@ -394,7 +444,10 @@ def import_files(
     db_path.parent.mkdir(parents=True, exist_ok=True)
     lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
     with lock_cm:
-        results = _build(db_path, plans, progress, official.order(extra), _note)
+        if not replace:
+            _check_installed(db_path)
+        results = _build(db_path, plans, progress, official.order(extra), _note,
+                         extend=not replace)
     conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -415,12 +468,54 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (common.LANGS.index(lang) if lang in common.LANGS else len(common.LANGS), lang)
 
 
+CORRUPT_ADVICE = ("rebuild it from cdb files with 'deckcheck db import --replace FILE…', "
+                  "or remove it with 'deckcheck db reset' (then 'deckcheck update' or "
+                  "'deckcheck db import FILE…')")
+
+
+def _check_installed(db_path: Path) -> None:
+    """DataError with the way out when the installed database cannot be extended: it is not
+    SQLite or not readable as one (an import that extends it would fail on the same file)."""
+    if not db_path.exists():
+        return
+    try:
+        ok = is_sqlite(db_path)
+        if ok:
+            conn = connect_ro(db_path)
+            try:
+                conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            finally:
+                conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise DataError(f"the installed card database is corrupt ({exc}); {CORRUPT_ADVICE}",
+                        where=str(db_path)) from None
+    if not ok:
+        raise DataError(f"the installed card database is not SQLite; {CORRUPT_ADVICE}",
+                        where=str(db_path))
+
+
+def reset(db_path: Path | None = None) -> Path | None:
+    """Remove the installed card database (under the import lock); the path removed, or None
+    when none was installed. Lookups fall back to the built-in sample until the next import."""
+    db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
+    if not db_path.exists() and not db_path.is_symlink():
+        return None
+    with exclusive_lock(db_path.parent / ".lock"):
+        try:
+            db_path.unlink()
+        except FileNotFoundError:
+            return None
+    return db_path
+
+
 def _build(
     db_path: Path,
     plans: list[_Plan],
     progress: bool,
     extra: Sequence[Any] = (),
     note: Callable[[str], None] = lambda _text: None,
+    *,
+    extend: bool = True,
 ) -> list[FileResult]:
     # An import killed mid-way (SIGKILL, power loss) leaves its temp copy behind, a whole
     # database each time. Only the lock holder writes one, so any found now is stale.
@@ -431,12 +526,12 @@ def _build(
     conn: sqlite3.Connection | None = None
     try:
         with fsio.replacing(db_path, prefix=".cards-", suffix=".sqlite3.tmp") as tmp:
-            if db_path.exists():
+            if extend and db_path.exists():
                 shutil.copyfile(db_path, tmp)
             conn = sqlite3.connect(tmp, isolation_level=None)
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")
-            if db_path.exists():
+            if extend and db_path.exists():
                 _check_existing(conn, db_path)
             common.create_tables(conn)
             now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()

@@ -121,6 +121,10 @@ def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None
 
     if family is not None and not family.replace("-", "").isalnum():
         raise DataError(f"--family {family!r}: use letters, digits and '-'")
+    if out_dir is not None and not Path(out_dir).is_dir():
+        # A destination folder is made (family folders go inside it), but never silently:
+        # a mistyped --out shows up here.
+        click.echo(f"deckcheck: note: {out_dir} does not exist; creating it for --out", err=True)
     res = import_lflists(
         [Path(f) for f in files],
         family=family.lower() if family else None,
@@ -155,15 +159,16 @@ Examples:
 )
 def export(ref: str, date_text: str | None, out: str | None) -> int:
     """Write a list as EDOPro lflist.conf text."""
+    from deckcheck.decks.write import write_atomic  # the folder must exist; errors name it
     from deckcheck.formats import lflist
-    from deckcheck.formats.catalog import ListStore, write_atomic
+    from deckcheck.formats.catalog import ListStore
 
     b = ListStore.default().resolve(ref, _date(date_text, "--date"))
     text = lflist.write([b])
     if out is None:
         click.echo(text, nl=False)
     else:
-        write_atomic(Path(out), text)
+        write_atomic(out, text)
         click.echo(f"wrote {b.name} to {out}", err=True)
     return EXIT_OK
 

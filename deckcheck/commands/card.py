@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from deckcheck.commands.options import lang_option, output_option, renamed
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, require_text
 from deckcheck.render.common import to_json
 
 
@@ -53,6 +53,7 @@ def search(query: str, lang: str | None, limit: int, output: str) -> int:
     from deckcheck.cardinfo import kind_of, open_lookup, search_rows
     from deckcheck.render.card import search_text
 
+    require_text(query, "QUERY")
     db, index = open_lookup()
     matches = index.search(query, lang=lang, limit=limit)
     if output == "json":
@@ -83,6 +84,7 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
     from deckcheck.cardinfo import card_info, not_found_json, open_lookup
     from deckcheck.render.card import not_found_text, show_text
 
+    require_text(card_ref, "ID|NAME")
     db, index = open_lookup()
     res = index.resolve(card_ref)
     if res.status != "found" or res.card_id is None:

@@ -18,10 +18,12 @@ from deckcheck.render.common import to_json
 Examples:
   deckcheck db import cards.cdb locales/*/cards.cdb
   deckcheck db import --dialect ygopro ygopro/cards.cdb
+  deckcheck db import --replace cards.cdb     (rebuild; also replaces a corrupt database)
+  deckcheck db reset
   deckcheck db info --output json""",
 )
 def db() -> None:
-    """Import and inspect the card database."""
+    """Import, inspect and reset the card database."""
 
 
 @db.command(
@@ -47,7 +49,14 @@ Examples:
     metavar="L",
     help="Read every file as a names file in this language (default: from locales/<lang>/).",
 )
-def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -> int:
+@click.option(
+    "--replace",
+    is_flag=True,
+    help="Build the database from FILES alone, replacing the installed one (also when it "
+    "is corrupt) instead of extending it.",
+)
+def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None,
+               replace: bool) -> int:  # fmt: skip
     """Build or extend the card database from EDOPro/YGOPro cards.cdb files and official data.
 
     Files merge in order (later files win); the installed database is extended and
@@ -59,7 +68,7 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -
     from deckcheck.render.db import import_text
 
     summary = import_files(
-        list(files), dialect=dialect, lang=lang, progress=sys.stderr.isatty(),
+        list(files), dialect=dialect, lang=lang, progress=sys.stderr.isatty(), replace=replace,
         note=lambda text: click.echo(f"deckcheck: note: {text}", err=True),
     )
     for line in import_text(summary):
@@ -67,6 +76,29 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None) -
     click.echo(
         f"deckcheck: imported {len(summary.files)} file(s) in {summary.seconds:.1f} s", err=True
     )
+    return EXIT_OK
+
+
+@db.command(
+    "reset",
+    epilog="""\b
+Examples:
+  deckcheck db reset                 remove a corrupt database
+  deckcheck db reset && deckcheck update""",
+)
+def reset_cmd() -> int:
+    """Remove the installed card database (for instance a corrupt one).
+
+    Until the next 'deckcheck db import' or 'deckcheck update', lookups use the built-in
+    sample of cards. Lists and formats are kept.
+    """
+    from deckcheck.carddb.importer import reset
+
+    removed = reset()
+    if removed is None:
+        click.echo("deckcheck: no card database installed; nothing to remove", err=True)
+    else:
+        click.echo(f"removed {removed}", err=True)
     return EXIT_OK
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
+from deckcheck.render.common import one_line  # names never split an output line
 
 _SECTIONS = ("main", "extra", "side")
 
@@ -41,10 +42,10 @@ def _card(resolve: Any, query: str) -> int | None:
     except deckedit.NotResolved as exc:
         cands = exc.candidates()
         if exc.resolution.status == "ambiguous":
-            click.echo(f'deckcheck: "{query}" matches more than one card:', err=True)
+            click.echo(f'deckcheck: "{one_line(query)}" matches more than one card:', err=True)
         else:
             hint = "; did you mean:" if cands else " (no similar name)"
-            click.echo(f'deckcheck: unknown card "{query}"{hint}', err=True)
+            click.echo(f'deckcheck: unknown card "{one_line(query)}"{hint}', err=True)
         for cid, name in cands:
             click.echo(f"  {cid:>9}  {name}", err=True)
         if cands:
@@ -151,7 +152,8 @@ def new(path: str, format_id: str | None, force: bool) -> int:
         click.echo(f"deckcheck: note: {text}", err=True)
 
     kind, written = deckedit.create(path, format_id, force=force, note=note)
-    click.echo(f"{path}: new empty {kind} deck" + (f" for {written}" if written else ""))
+    made = f"{one_line(str(path))}: new empty {kind} deck"
+    click.echo(made + (f" for {written}" if written else ""))
     return EXIT_OK
 
 
@@ -262,7 +264,7 @@ def _edit(path: str, card: str, format_id: str | None, date_text: str | None, st
         msg = f"added {what} to the {label[change.section]}"
     else:
         msg = f"removed {what} from the {label[change.section]}"
-    click.echo(f"{path}: {msg}; now {change.now} in the deck")
+    click.echo(f"{one_line(str(path))}: {msg}; now {change.now} in the deck")
     for f in done.added:
         click.echo(f"  new: {_finding_line(f)}")
     for f in done.fixed:

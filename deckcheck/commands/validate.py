@@ -189,7 +189,8 @@ def validate(
     run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
-    color = kind == "text" and out.isatty() and "NO_COLOR" not in os.environ
+    color_choice = click.get_current_context().meta.get("deckcheck.color", "auto")  # --color
+    color = kind == "text" and render.use_color(out, color_choice)
     renderer = render.make(kind, out, err, color=color)
     if csv_decks and hasattr(renderer, "per_deck"):
         renderer.per_deck = True

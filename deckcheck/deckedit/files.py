@@ -72,13 +72,19 @@ def parse_text(path: Path, text: str, kind: str | None, index: Any, db: Any) -> 
 
 def load(path: str | Path, db: Any, index: Any) -> DeckFile:
     """Read a deck file for editing (InputError when it cannot be read at all)."""
-    from deckcheck.decks.source import decode, read_path_bytes, split_lines
+    from deckcheck import fsio
+    from deckcheck.decks.source import decode_with, read_path_bytes, split_lines
+    from deckcheck.errors import InputError
 
     p = Path(path)
+    try:
+        fsio.resolve_target(p)  # a FIFO or device is refused before it is read, not after
+    except fsio.NotRegularFile as exc:
+        raise InputError(str(exc.strerror), where=str(p)) from None
     data = read_path_bytes(p)
-    encoding = "utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
     bom = data.startswith(b"\xef\xbb\xbf")
-    text = decode(data, str(p))
+    # An edit writes the file back in the encoding it was read in (Shift-JIS stays Shift-JIS).
+    text, encoding = decode_with(data, str(p))
     deck = parse_text(p, text, None, index, db)
     newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
     lines = split_lines(text, str(p))

@@ -7,6 +7,7 @@ parsing work; everything line-level is left to the readers, which turn it into f
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -65,13 +66,30 @@ def read_stream_bytes(fp: BinaryIO, where: str, limits: Limits = DEFAULT_LIMITS)
         ) from None
 
 
-def decode(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> str:
-    """Deck bytes as text.
+#: Set (by ``deckcheck --encoding ENC`` or by the user) to read every deck file that is not
+#: UTF-8 / UTF-16 with a BOM in this encoding instead of detecting it. An environment
+#: variable, so ``--jobs`` worker processes see it too.
+ENV_ENCODING = "DECKCHECK_ENCODING"
 
-    Accepted: UTF-8 (a BOM is dropped) and UTF-16 with a BOM (what Windows Notepad writes as
-    "Unicode"). Refused as binary: a NUL byte, or bytes that are not valid UTF-8; legacy code
-    pages (GBK, Shift-JIS) are refused too rather than guessed, because a wrong guess would
-    turn card names into different, silently unknown names.
+#: The legacy encodings decklists really come in (Japanese, Chinese, Korean sites and
+#: clients); single-byte code pages are left out because any bytes decode in them.
+LEGACY_ENCODINGS = ("cp932", "gb18030", "big5", "euc_jp", "cp949")
+
+
+def decode(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> str:
+    """Deck bytes as text (see ``decode_with``)."""
+    return decode_with(data, where, limits)[0]
+
+
+def decode_with(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> tuple[str, str]:
+    """Deck bytes as text, and the encoding they were read in (what an edit writes back).
+
+    Accepted: UTF-8 (a BOM is dropped), UTF-16 with a BOM (what Windows Notepad writes as
+    "Unicode"), the encoding named by ``$DECKCHECK_ENCODING`` (``deckcheck --encoding``),
+    and else a legacy CJK encoding (Shift-JIS/cp932, GBK/GB18030, Big5, EUC-JP, EUC-KR)
+    detected with charset-normalizer when the text holds CJK characters; a detection is
+    said in a note, since a wrong guess turns names into unknown ones (DC102).
+    Refused as binary: a NUL byte, or bytes none of these reads.
     """
     if len(data) > limits.max_bytes:
         raise InputError(
@@ -85,19 +103,76 @@ def decode(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> str:
             raise InputError("binary file: broken UTF-16 text", where=where) from None
         if "\x00" in text:
             raise InputError("binary file: contains NUL characters", where=where)
-        return text.lstrip("\ufeff")
+        return text.lstrip("\ufeff"), "utf-16"
     nul = data.find(b"\x00")
     if nul >= 0:
         raise InputError(f"binary file: NUL byte at offset {nul}", where=where)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError(
-            f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "save the deck as UTF-8",
-            where=where,
-        ) from None
-    return text[1:] if text.startswith("\ufeff") else text
+        asked = os.environ.get(ENV_ENCODING)
+        if asked:
+            return _decode_asked(data, asked, where), asked
+        got = _detect(data)
+        if got is None:
+            raise InputError(
+                f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start}), nor "
+                "Shift-JIS, GBK, Big5, EUC-JP or EUC-KR; save the deck as UTF-8 or name its "
+                "encoding with 'deckcheck --encoding ENC'",
+                where=where,
+            ) from None
+        from deckcheck import notes
+
+        text, enc = got
+        notes.note(f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected; "
+                   "'deckcheck --encoding ENC' names another)")
+        return text, enc
+    return (text[1:] if text.startswith("\ufeff") else text), "utf-8"
+
+
+def _decode_asked(data: bytes, encoding: str, where: str) -> str:
+    import codecs
+
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r} ({ENV_ENCODING} / --encoding)") from None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not {encoding} text (byte 0x{data[exc.start]:02x} at offset "
+                         f"{exc.start})", where=where) from None
+
+
+_LATIN_NEXT_TO_CJK = re.compile(
+    r"[A-Za-z][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
+    r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][A-Za-z]"
+)
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF
+            or 0xFF00 <= o <= 0xFFEF)
+
+
+def _detect(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding) of bytes in one of LEGACY_ENCODINGS, or None."""
+    try:
+        import charset_normalizer
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    best = charset_normalizer.from_bytes(data, cp_isolation=list(LEGACY_ENCODINGS)).best()
+    if best is None:
+        return None
+    text = str(best)
+    if not any(_is_cjk(ch) for ch in text):
+        return None  # not what a legacy CJK file is for: refuse rather than guess
+    if _LATIN_NEXT_TO_CJK.search(text):
+        # "Über" in cp1252 reads as Big5 "鈁er": an ideograph glued to a Latin letter is
+        # the mark of a single-byte file misread; ask for --encoding instead of guessing.
+        return None
+    return text, best.encoding
 
 
 def split_lines(text: str, where: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:

@@ -52,6 +52,14 @@ class LfList:
     groups: dict[str, int] = field(default_factory=dict)  # group name -> total limit
 
 
+_MAX_ID_DIGITS = 10  # UINT32_MAX has 10
+_MAX_COUNT_DIGITS = 6
+
+
+def _cut(digits: str) -> str:
+    return digits if len(digits) <= 20 else f"{digits[:12]}… ({len(digits):,} digits)"
+
+
 # "<passcode> <count>" then anything; real files also have "35371948 2--Name" (no space).
 _ENTRY_RE = re.compile(r"^(\d+)\s+(-?\d+)(?!\d)(.*)$")
 
@@ -101,6 +109,15 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
             )
         if cur is None:
             raise InputError("entry before any '!name' list", where=f"{source}:{no}")
+        digits, number = m.group(1).lstrip("0"), m.group(2).lstrip("-").lstrip("0")
+        # int() refuses over 4,300 digits (an internal error); a passcode is 32-bit, and a
+        # count or Genesys points value has a few digits: longer is a broken line.
+        if len(digits) > _MAX_ID_DIGITS:
+            raise InputError(f"passcode {_cut(m.group(1))} is not a card's passcode (over "
+                             f"{_MAX_ID_DIGITS} digits)", where=f"{source}:{no}")
+        if len(number) > _MAX_COUNT_DIGITS:
+            raise InputError(f"count {_cut(m.group(2))} is too large (over {_MAX_COUNT_DIGITS} "
+                             "digits)", where=f"{source}:{no}")
         card = int(m.group(1))
         if card == 0:
             continue
@@ -117,7 +134,13 @@ def read_text(path: Path) -> str:
 
 
 def parse_file(path: Path) -> list[LfList]:
-    return parse(read_text(path), str(path))
+    """The lists of an lflist.conf file; InputError when it holds none (an empty file, or
+    entries with no '!name' line), which an import would otherwise take as "0 lists"."""
+    lists = parse(read_text(path), str(path))
+    if not lists:
+        raise InputError("no list in this file: an lflist.conf starts each list with a "
+                         "'!name' line (e.g. '!2026.05 TCG')", where=str(path))
+    return lists
 
 
 # --------------------------------------------------------------------------- naming

@@ -37,6 +37,22 @@ def default_kind() -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
+def use_color(stream: Any, choice: str = "auto") -> bool:
+    """Whether text output to ``stream`` gets colour: ``choice`` is ``--color`` (always,
+    never, auto). For auto: a non-empty NO_COLOR turns it off (no-color.org: an empty value
+    does not), else a non-empty FORCE_COLOR turns it on, else only a terminal gets colour."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 def escaping(stream: Any) -> Any:
     """``stream`` set to escape what it cannot encode (click's get_text_stream is deprecated).
 
@@ -61,4 +77,5 @@ def stream(renderer: Renderer, meta: Meta, reports: Iterable[DeckReport], strict
     return summary
 
 
-__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream"]
+__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream",
+           "use_color"]

@@ -74,7 +74,9 @@ class Renderer:
 
 def summary_line(summary: Summary, meta: Meta | None) -> str:
     against = f" ({meta.format_name}, {meta.list_label}, {meta.date})" if meta else ""
-    return (
+    from deckcheck.render.common import one_line
+
+    return one_line(
         f"{summary.decks} deck{'s' if summary.decks != 1 else ''} checked{against}: "
         f"{summary.legal} legal, {summary.illegal} illegal"
         + (f", {summary.warnings} with warnings" if summary.warnings else "")

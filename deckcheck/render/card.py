@@ -5,24 +5,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from deckcheck.render.common import one_line
+
 
 def search_text(matches: Sequence[Any], kinds: Sequence[str]) -> list[str]:
     """One aligned line per match: passcode, name, kind, how it matched, score."""
     if not matches:
         return []
-    width = max(len(m.name) for m in matches)
+    width = max(len(one_line(m.name)) for m in matches)
     out = []
     for m, kind in zip(matches, kinds, strict=True):
-        matched = "" if m.matched == m.name else f"  ← {m.matched} [{m.lang}]"
+        matched = "" if m.matched == m.name else f"  ← {one_line(m.matched)} [{m.lang}]"
         out.append(
-            f"{m.card_id:>9}  {m.name:<{width}}  {kind:<7} {m.how:<8} {m.score:5.1f}{matched}"
+            f"{m.card_id:>9}  {one_line(m.name):<{width}}  {kind:<7} {m.how:<8} "
+            f"{m.score:5.1f}{matched}"
         )
     return out
 
 
 def show_text(c: Any, info: dict[str, Any]) -> list[str]:
     cid = info["id"]
-    out = [f"{info['name']}  [{cid}]"]
+    out = [f"{one_line(info['name'])}  [{cid}]"]
     out.append(f"  kind:       {c.kind}" + (f" ({', '.join(c.subtypes)})" if c.subtypes else ""))
     if info["canonical"] != cid:
         out.append(f"  counts as:  {info['canonical']} ({c.alias_kind.replace('_', ' ')})")
@@ -30,7 +33,7 @@ def show_text(c: Any, info: dict[str, Any]) -> list[str]:
         out.append(f"  alternates: {', '.join(str(a) for a in info['alternates'])}")
     out.append(f"  scopes:     {', '.join(info['scopes']) or '-'}")
     out.append("  names:")
-    out += [f"    {lg:<11} {' / '.join(ns)}" for lg, ns in info["names"].items()]
+    out += [f"    {lg:<11} {one_line(' / '.join(ns))}" for lg, ns in info["names"].items()]
     if info["lists"]:
         out.append("  lists (newest of each family):")
         out += [
@@ -46,6 +49,7 @@ def not_found_text(res: Any) -> tuple[str, list[str]]:
     tail = "; candidates:" if res.status == "ambiguous" else (
         "; did you mean:" if res.candidates else "")  # fmt: skip
     lines = [
-        f"{m.card_id:>9}  {m.name}  ({m.how} {m.score:.0f}: {m.matched})" for m in res.candidates
+        f"{m.card_id:>9}  {one_line(m.name)}  ({m.how} {m.score:.0f}: {one_line(m.matched)})"
+        for m in res.candidates
     ]
-    return f"{res.query!r}: {what}{tail}", lines
+    return f"{one_line(repr(res.query))}: {what}{tail}", lines

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 
 from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport
 
 HEADER = [
@@ -41,21 +42,21 @@ class CsvRenderer(Renderer):
             codes = " ".join(sorted({f.code for f in report.findings if not f.waived}))
             self.writer.writerow(
                 [
-                    report.input, player, "true" if report.legal else "false", verdict,
+                    one_line(report.input), player, "true" if report.legal else "false", verdict,
                     c["main"], c["extra"], c["side"], report.errors, report.warnings,
                     report.waived, codes,
                 ]
             )  # fmt: skip
             return
         if not report.findings:
-            self.writer.writerow([report.input, player, verdict, *[""] * 8])
+            self.writer.writerow([one_line(report.input), player, verdict, *[""] * 8])
             return
         for f in report.findings:
-            message = " ".join(f.message.splitlines())
+            message = one_line(" ".join(f.message.splitlines()))
             self.writer.writerow(
                 [
-                    report.input, player, verdict, f.code, f.severity,
+                    one_line(report.input), player, verdict, f.code, f.severity,
                     "true" if f.waived else "false", _text(f.section), _text(f.line),
-                    _text(f.card_id), _text(f.card_name), message,
+                    _text(f.card_id), one_line(_text(f.card_name)), message,
                 ]
             )  # fmt: skip

@@ -26,8 +26,11 @@ def environment() -> Any:
     """The jinja2 environment of the report templates (autoescape on for every template)."""
     import jinja2
 
+    from deckcheck.render.common import markup_text
+
     here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
     return jinja2.Environment(
+        finalize=markup_text,  # control characters in a file or card name: not valid HTML
         loader=jinja2.FileSystemLoader(here),
         autoescape=True,
         undefined=jinja2.StrictUndefined,

@@ -14,13 +14,14 @@ from xml.sax.saxutils import escape, quoteattr
 
 from deckcheck.model import Finding
 from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.common import xml_text
 from deckcheck.report import DeckReport, Summary
 
 
 def _line(f: Finding) -> str:
     where = f"{f.section or 'deck'}{':' + str(f.line) if f.line is not None else ''}"
     sev = f"waived {f.severity}" if f.waived else f.severity
-    message = " ".join(f.message.splitlines())
+    message = xml_text(" ".join(f.message.splitlines()))
     return f"{where} {sev} {f.code} [{f.rule}] {message}"
 
 
@@ -44,7 +45,7 @@ class JunitRenderer(Renderer):
         strict = self.meta.strict if self.meta else False
         self._tests += 1
         props = f"classname={quoteattr('deckcheck.' + report.format_id)} "
-        props += f"name={quoteattr(report.input)} time=\"{took:.3f}\""
+        props += f"name={quoteattr(xml_text(report.input))} time=\"{took:.3f}\""
         body = "\n".join(_line(f) for f in report.findings)
         parts = []
         if not report.passes(strict):
@@ -65,7 +66,7 @@ class JunitRenderer(Renderer):
             parts.insert(
                 0,
                 "<properties><property name=\"player\" "
-                f"value={quoteattr(report.player)}/></properties>",
+                f"value={quoteattr(xml_text(report.player))}/></properties>",
             )
         if not parts:
             self._cases.append(f"<testcase {props}/>")
@@ -74,7 +75,8 @@ class JunitRenderer(Renderer):
 
     def finish(self, summary: Summary) -> None:
         meta = self.meta
-        name = quoteattr(f"deckcheck {meta.format_id} {meta.list_label}" if meta else "deckcheck")
+        label = f"deckcheck {meta.format_id} {meta.list_label}" if meta else "deckcheck"
+        name = quoteattr(xml_text(label))
         total = self.clock() - self._t0
         counts = (
             f'tests="{self._tests}" failures="{self._failures}" errors="{self._errors}" '

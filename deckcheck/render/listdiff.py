@@ -14,6 +14,20 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
+class _OneLineNamer:
+    """A namer whose names are ``one_line``: a card name from a hostile database or list
+    never splits a text or markdown line."""
+
+    def __init__(self, namer: Namer):
+        self._namer = namer
+        self.lang = namer.lang
+
+    def __call__(self, card_id: int, hint: str = "") -> str:
+        from deckcheck.render.common import one_line
+
+        return one_line(self._namer(card_id, hint))
+
+
 def _sections(result: ListDiff) -> list[tuple[str, list[CardChange]]]:
     """(heading, changes) in announcement order; moves get one section per (from, to)."""
     from deckcheck.listdiff import KIND_ORDER, KIND_TITLES
@@ -78,6 +92,7 @@ def _by_name(ids: Iterable[int], namer: Namer) -> list[int]:
 def diff_text(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()) -> str:
     from deckcheck.listdiff import status_name
 
+    namer = _OneLineNamer(namer)  # type: ignore[assignment]
     old, new = result.old, result.new
     lines = [f"{old.label} → {new.label}", f"{_summary(result)}", ""]
     if result.mode_changed:
@@ -111,7 +126,9 @@ def diff_text(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()
 
 
 def _impact_text(imp: DeckImpact, namer: Namer) -> list[str]:
-    lines = [f"Deck {imp.source}: {imp.verdict}"]
+    from deckcheck.render.common import one_line
+
+    lines = [f"Deck {one_line(imp.source)}: {imp.verdict}"]
     if not imp.cards:
         lines.append("  no card of this deck changed status")
     for dc in imp.cards:
@@ -129,10 +146,19 @@ def _impact_text(imp: DeckImpact, namer: Namer) -> list[str]:
 
 def _md(text: str) -> str:
     """Escape text for a markdown table cell or a line (card names hold | * _ < > [ ])."""
-    out = text.replace("\\", "\\\\")
+    from deckcheck.render.common import one_line
+
+    out = one_line(text).replace("\\", "\\\\")
     for ch in "`*_|<>[]#":
         out = out.replace(ch, "\\" + ch)
     return out
+
+
+def _md_code(text: str) -> str:
+    """Text for inside a markdown code span: one line, no backtick to end it early."""
+    from deckcheck.render.common import one_line
+
+    return one_line(text).replace("`", "'")
 
 
 def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] = ()) -> str:
@@ -203,11 +229,11 @@ def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] 
                 or "—"
             )
             verdict = imp.verdict.replace("→ illegal", "→ **illegal**")
-            lines.append(f"| `{imp.source}` | {cards} | {verdict} |")
+            lines.append(f"| `{_md_code(imp.source)}` | {cards} | {verdict} |")
         lines.append("")
         for imp in impacts:
             if imp.reasons:
-                lines.append(f"**`{imp.source}`** under {_md(new.name)}:")
+                lines.append(f"**`{_md_code(imp.source)}`** under {_md(new.name)}:")
                 lines += [f"- {f.code}: {_md(f.message)}" for f in imp.reasons]
                 lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from deckcheck.model import Finding
 from deckcheck.render.base import Renderer, summary_line
+from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport, Summary
 
 _RED, _YELLOW, _GREEN, _DIM, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[2m", "\x1b[0m"
@@ -28,7 +29,7 @@ class TextRenderer(Renderer):
         player = ""
         if report.player and report.player not in report.input:
             player = f" [player {report.player}]"
-        self.out.write(f"{report.input}{player}: {verdict} ({sizes})\n")
+        self.out.write(f"{one_line(report.input)}{one_line(player)}: {verdict} ({sizes})\n")
         for f in report.findings:
             self.out.write("  " + self.line(f) + "\n")
 
@@ -41,7 +42,7 @@ class TextRenderer(Renderer):
         else:
             sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
         # One finding per line, whatever a message holds: grep and people read it that way.
-        message = " ".join(f.message.splitlines())
+        message = one_line(" ".join(f.message.splitlines()))
         return f"{self._c(_DIM, where)} {sev} {f.code} [{f.rule}] {message}"
 
     def finish(self, summary: Summary) -> None:

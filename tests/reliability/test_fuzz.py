@@ -375,6 +375,39 @@ def test_deck_bytes_long(data: bytes, kind: str | None) -> None:
     reader_outcome(lambda: decks.read_bytes(data, "f.ydk", kind=kind), (Deck,))
 
 
+# One reader each (issue 20: at least 10,000 inputs per reader): the .ydk reader, and the text
+# reader on mutated seeds, random bytes and real card names in legacy encodings (the
+# charset-normalizer path).
+_NAMES = ["灰流うらら", "増殖するＧ", "強欲な壺", "灰流丽", "强欲之壶", "灰流麗", "Pot of Greed"]
+_LEGACY = st.tuples(
+    st.lists(st.tuples(st.integers(-5, 1500), st.sampled_from(_NAMES), st.text(max_size=8)),
+             max_size=12),
+    st.sampled_from(["shift_jis", "gbk", "big5", "euc_kr", "cp1252", "utf-8", "utf-16"]),
+    _OPS,
+).map(lambda t: mutate("\n".join(f"{n} {name}{x}" for n, name, x in t[0])
+                       .encode(t[1], "ignore"), t[2]))
+
+
+@pytest.mark.fuzz
+@settings(max_examples=LONG, deadline=None, database=None, suppress_health_check=_HEALTH)
+@given(_DECK_BYTES)
+def test_ydk_reader_long(data: bytes) -> None:
+    reader_outcome(lambda: decks.read_bytes(data, "f.ydk", kind="ydk"), (Deck,))
+
+
+@pytest.mark.fuzz
+@settings(max_examples=LONG, deadline=None, database=None, suppress_health_check=_HEALTH)
+@given(st.one_of(_DECK_BYTES, _LEGACY))
+def test_text_reader_long(data: bytes) -> None:
+    reader_outcome(lambda: decks.read_bytes(data, "f.txt", kind="text"), (Deck,))
+
+
+@settings(max_examples=QUICK, deadline=None, database=None, suppress_health_check=_HEALTH)
+@given(_LEGACY)
+def test_text_reader_legacy_encodings(data: bytes) -> None:
+    reader_outcome(lambda: decks.read_bytes(data, "f.txt", kind="text"), (Deck,))
+
+
 _YDKE = st.one_of(
     st.tuples(st.sampled_from(SEED_DECKS or [HOSTILE / "ok.ydk"]), _OPS).map(
         lambda t: _ydke_of(t[0], t[1])
