@@ -36,7 +36,7 @@ class CsvRenderer(Renderer):
 
     def deck(self, report: DeckReport) -> None:
         verdict = self._verdict(report)
-        player = _text(report.player)
+        player = one_line(_text(report.player))
         if self.per_deck:
             c = report.counts
             codes = " ".join(sorted({f.code for f in report.findings if not f.waived}))

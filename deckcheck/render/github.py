@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from deckcheck.render.base import Renderer, summary_line
+from deckcheck.render.common import markup_text, one_line
 from deckcheck.report import DeckReport, Summary
 
 
@@ -25,18 +26,18 @@ def escape_property(text: str) -> str:
 class GithubRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         for f in report.findings:
-            props = [f"file={escape_property(report.input)}"]
+            props = [f"file={escape_property(one_line(report.input))}"]
             if f.line is not None:
                 props.append(f"line={f.line}")
             title = f"{f.code} {f.rule}" + (" (waived)" if f.waived else "")
             props.append(f"title={escape_property(title)}")
             level = "notice" if f.waived else f.severity
-            self.out.write(f"::{level} {','.join(props)}::{escape_data(f.message)}\n")
+            self.out.write(f"::{level} {','.join(props)}::{escape_data(markup_text(f.message))}\n")
 
 
 def _cell(text: str) -> str:
     """Markdown table cell: one line, pipes escaped."""
-    return " ".join(text.splitlines()).replace("|", "\\|")
+    return one_line(" ".join(text.splitlines())).replace("|", "\\|")
 
 
 #: (input, player, verdict, findings that count, first reason)
