@@ -158,6 +158,8 @@ class Run:
             list_effective=banlist.effective.isoformat() if banlist else None,
             date=self.job.date.isoformat(),
             strict=strict,
+            list_source=banlist.source if banlist else "",
+            list_date_exact=banlist.date_exact if banlist else True,
         )
 
     def reports(self) -> Iterator[DeckReport]:

@@ -104,7 +104,10 @@ Examples:
   deckcheck banlist import 0TCG.lflist.conf OCG.lflist.conf
   deckcheck banlist import lflist.conf            (YGOPro: all 102 lists)
   deckcheck banlist import house.lflist.conf --family house --effective 2026-01-15
-  deckcheck banlist import Speed.lflist.conf --out banlists/""",
+  deckcheck banlist import Speed.lflist.conf --out banlists/
+  deckcheck banlist import data/tcg/*.vector.json     (official, Konami ids; needs cards.json)
+  deckcheck banlist import data/master-duel/*.json data/genesys/*.vector.json
+  deckcheck banlist import prisma/dev.db              (Duel Links Speed and Rush history)""",
 )
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--family", default=None, help="Family of every list (else from the names).")
@@ -115,7 +118,14 @@ Examples:
               help="Write <family>/<date>.yaml here instead of the user's list folder.")
 def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None,
                out_dir: str | None) -> int:  # fmt: skip
-    """Import lflist.conf files (EDOPro or YGOPro) as one YAML file per list version."""
+    """Import list files as one YAML file per list version.
+
+    The kind is told by content: lflist.conf (EDOPro or YGOPro), yaml-yugi-limit-regulation
+    <date>.vector.json (Konami ids; the format from the folder name tcg, ocg, ocg-ae, ocg-cn,
+    master-duel, genesys, ocg-genesys, rush, else --family) and <date>.name.json (English
+    names), and the Duel Links prisma/dev.db. Official lists win over lflist ones for the
+    months they cover; an empty, halved or mostly unmapped official list is refused.
+    """
     from deckcheck.errors import DataError
     from deckcheck.formats.importer import import_lflists
 
@@ -131,7 +141,10 @@ def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None
         click.echo(str(p))
     click.echo(
         f"{len(res.lists)} list(s): {len(res.written)} written, {len(res.unchanged)} unchanged"
-        + (f", {len(res.conflicts)} conflict(s)" if res.conflicts else ""),
+        + (f", {len(res.conflicts)} conflict(s)" if res.conflicts else "")
+        + (f", {len(res.rejected)} refused as upstream faults" if res.rejected else "")
+        + (f", {len(res.skipped)} transient skipped" if res.skipped else "")
+        + (f", {sum(u[2] for u in res.unmapped)} unmapped id(s)/name(s)" if res.unmapped else ""),
         err=True,
     )
     return EXIT_OK

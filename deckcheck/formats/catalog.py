@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: Makes one card resolver per list file compiled (see ``formats.compile.CardResolver``).
 Resolvers = Callable[[], "CardResolver"]
 
-CACHE_VERSION = 3  # 2: treated-as cards keep their own passcode in lists; 3: date_exact in the index
+CACHE_VERSION = 3  # 2: treated-as ids kept in lists; 3: date_exact/source in the index
 _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 
@@ -282,9 +282,11 @@ class ListStore:
                 out[m["path"]] = got["name"]
         return out
 
-    def lists(self, family: str) -> list[Banlist]:
-        """Every version of a family, oldest first."""
-        return [self._load(m) for m in self._metas(family)]
+    def lists(self, family: str, *, superseded: bool = False) -> list[Banlist]:
+        """Every version of a family in use, oldest first (``superseded``: also those an
+        official list hides, see ``superseded_by``)."""
+        metas = self._all_metas(family) if superseded else self._metas(family)
+        return [self._load(m) for m in metas]
 
     def all_lists(self) -> list[Banlist]:
         return [b for fam in self.families() for b in self.lists(fam)]

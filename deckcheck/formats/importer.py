@@ -12,9 +12,9 @@ from typing import Any
 
 from deckcheck import notes as dc_notes
 from deckcheck.errors import InputError
+from deckcheck.formats import official
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
-from deckcheck.formats import official
 from deckcheck.formats.official import KonamiMap, Rejected
 from deckcheck.model import Banlist
 

@@ -13,7 +13,13 @@ def list_text(rows: Sequence[dict[str, Any]]) -> list[str]:
     out = []
     for r in rows:
         approx = "" if r["date_exact"] else " (month only)"
-        out.append(f"{r['family']:<16} {r['effective']}{approx:<13} {r['name']}")
+        marks = ""
+        if r.get("upcoming"):
+            marks += "  [upcoming]"
+        if r.get("superseded_by"):
+            marks += f"  [not used: {r['superseded_by']} is official]"
+        src = f"  ({r['source']})" if r.get("source") else ""
+        out.append(f"{r['family']:<16} {r['effective']}{approx:<13} {r['name']}{marks}{src}")
     return out
 
 

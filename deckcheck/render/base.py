@@ -13,7 +13,8 @@ class Meta:
     A plain class rather than a dataclass: it is created on every start (start-up matters).
     """
 
-    __slots__ = ("format_id", "format_name", "list_name", "list_effective", "date", "strict")
+    __slots__ = ("format_id", "format_name", "list_name", "list_effective", "date", "strict",
+                 "list_source", "list_date_exact")  # fmt: skip
 
     def __init__(
         self,
@@ -23,6 +24,8 @@ class Meta:
         list_effective: str | None,
         date: str,
         strict: bool = False,
+        list_source: str = "",
+        list_date_exact: bool = True,
     ):
         self.format_id = format_id
         self.format_name = format_name
@@ -30,6 +33,8 @@ class Meta:
         self.list_effective = list_effective
         self.date = date
         self.strict = strict
+        self.list_source = list_source
+        self.list_date_exact = list_date_exact
 
     @property
     def list_label(self) -> str:
