@@ -51,7 +51,8 @@ def official_home(real_home_dir: Path, shared_data: Path, tmp_path_factory) -> P
     shutil.copytree(real_home_dir, home, dirs_exist_ok=True)
     lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared_data / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma" / "dev.db")
+    files.append(shared_data / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
+                 / "dev.db")
     with _env(home):
         db = open_db(home / "cards.sqlite3")
         km = konami_map(shared_data / "upstream" / "DawnbrandBots__yaml-yugi", db)
@@ -184,7 +185,8 @@ def test_reimport_changes_nothing(official_home: Path, shared_data: Path, tmp_pa
     assert len(res.written) == 3 and not again.written and len(again.unchanged) == 3
     text = (tmp_path / "a" / "tcg" / "2026-05-18.yaml").read_text()
     assert "date_exact: true" in text
-    assert 'source: "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2026-05-18.vector.json"' in text
+    want = "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2026-05-18.vector.json"
+    assert f'source: "{want}"' in text
 
 
 def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:

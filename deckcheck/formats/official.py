@@ -174,7 +174,9 @@ def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> Off
     where = str(path)
     doc = _load_json(path)
     if not isinstance(doc, dict) or not isinstance(doc.get("regulation"), dict):
-        raise InputError('not a limit-regulation vector ({"date", "regulation": {...}})', where)
+        raise InputError(
+            'not a limit-regulation vector ({"date", "regulation": {...}})', where=where
+        )
     fam = _family(path, family)
     day = _day(doc.get("date"), path)
     kind = "rush" if fam == "rush" else "ocg_tcg"
@@ -212,7 +214,7 @@ def read_name_json(
     doc = _load_json(path)
     m = _DATE_NAME.match(path.name)
     if not isinstance(doc, dict) or m is None:
-        raise InputError("not a limit-regulation name list (<YYYY-MM-DD>.name.json)", where)
+        raise InputError("not a limit-regulation name list (<YYYY-MM-DD>.name.json)", where=where)
     fam = _family(path, family)
     day = _day(m.group(1), path)
     limits: dict[int, int] = {}
