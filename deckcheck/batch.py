@@ -25,6 +25,7 @@ class Job:
     points_cap: int | None
     lang: str | None
     db_path: str | None
+    upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
 
 
 class Checker:
@@ -57,7 +58,7 @@ class Checker:
         if job.lang and job.lang != "en":
             lang = job.lang
             names = lambda cid: self.db.name(cid, lang)  # noqa: E731
-        return validate_deck(
+        report = validate_deck(
             deck,
             job.fmt,
             job.banlist,
@@ -66,6 +67,14 @@ class Checker:
             points_cap=job.points_cap,
             names=names,
         )
+        if job.upcoming is not None:
+            from deckcheck.rules.upcoming import compare
+
+            report = compare(
+                report, deck, job.fmt, job.upcoming, self.db, points_cap=job.points_cap,
+                names=names,
+            )
+        return report
 
 
 _WORKER: Checker | None = None
@@ -143,7 +152,15 @@ class Run:
         fmt = get_format(req.format_id, extra_files=req.format_files)
         banlist = list_for(fmt.at(date), date, req.banlist_ref)
         check_paths(req.inputs)
-        self.job = Job(fmt, banlist, date, req.points_cap, req.lang, db_path=None)
+        upcoming = None
+        if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
+            from deckcheck.formats.store import ListStore
+            from deckcheck.rules.upcoming import next_list
+
+            upcoming = next_list(ListStore.default(), banlist.family, date)
+        self.job = Job(
+            fmt, banlist, date, req.points_cap, req.lang, db_path=None, upcoming=upcoming
+        )
         self.checker = Checker(self.job)
 
     def meta(self, strict: bool) -> Any:

@@ -22,6 +22,7 @@ from deckcheck.rules import (
     sizes,
     skills,
     types,
+    upcoming,
 )
 from deckcheck.rules._base import Context
 
@@ -38,6 +39,7 @@ RULES: dict[str, ModuleType] = {
     "points": points,
     "legend": legend,
     "types": types,
+    "upcoming": upcoming,
 }
 
 __all__ = ["RULES", "Context"]
