@@ -295,3 +295,24 @@ def test_devdb_replay_small(tmp_path: Path):
         ("Limited 1", frozenset({1}))]
     assert second.limits == {2: 0} and not second.groups  # Alpha left; Nobody unmapped
     assert lists[1].unmapped == ["Nobody"]
+
+
+def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+               PYTHONPATH=str(Path(__file__).parents[1]))
+    out = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
+                          "tcg", "-o", "json"], capture_output=True, text=True, env=env,
+                         check=True)
+    got = {(c["official"]["effective"], c["other"]["name"]): c for c in json.loads(out.stdout)}
+    protos = got[("2025-10-27", "2025.10 TCG")]
+    assert {"id": PROTOS, "official": 1, "other": 0} in [
+        {k: e[k] for k in ("id", "official", "other")} for e in protos["cards"]]
+    assert protos["other"]["date_exact"] is False
+    # "2024.09 TCG" holds the December list upstream: it disagrees with Konami's 2024-09-02
+    assert ("2024-09-02", "2024.09 TCG") in got
+    text = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
+                           "tcg"], capture_output=True, text=True, env=env, check=True).stdout
+    assert "Archnemeses Protos: official Limited, other Forbidden" in text

@@ -63,6 +63,58 @@ def list_cmd(family: str | None, output: str) -> int:
 
 
 @banlist.command(
+    "conflicts",
+    epilog="""\b
+Examples:
+  deckcheck banlist conflicts
+  deckcheck banlist conflicts --family tcg --output json""",
+)
+@click.option("--family", default=None, help="Only this family (tcg, ocg, rush …).")
+@renamed("family", "--family", "-f")
+@lang_option(help="Language of card names.")
+@output_option()
+def conflicts_cmd(family: str | None, lang: str, output: str) -> int:
+    """Where sources disagree: each official list against the lflist list it hides (same
+    family and month), card by card with the status each source gives."""
+    from deckcheck.formats.sources import conflicts
+    from deckcheck.formats.store import ListStore
+    from deckcheck.listinfo import STATUS_WORDS, list_namer
+
+    store = ListStore.default()
+    namer = None
+    fams = store.families()
+    if family is not None and family.lower() not in fams:
+        from deckcheck.errors import DataError
+
+        raise DataError(f"no list family {family!r} installed (installed: {', '.join(fams)})")
+    for f in [family.lower()] if family else fams:
+        lists = store.lists(f)
+        if lists:
+            namer = list_namer(lists[-1], lang)
+            break
+    got = conflicts(store, family.lower() if family else None, namer)
+    if output == "json":
+        click.echo(to_json(got, 1))
+        return EXIT_OK
+
+    def word(v: int | None, points: bool) -> str:
+        if v is None:
+            return "not listed"
+        return f"{v} points" if points else STATUS_WORDS.get(v, str(v))
+
+    for c in got:
+        o, t = c["official"], c["other"]
+        click.echo(f"{c['family']}: {o['name']} ({o['source']}) vs {t['name']} ({t['source']}): "
+                   f"{len(c['cards'])} card(s)")  # fmt: skip
+        pts = c["family"] in ("genesys", "ocg-genesys")
+        for e in c["cards"]:
+            click.echo(f"  {e['id']:>9}  {e['name']}: official {word(e['official'], pts)}, "
+                       f"other {word(e['other'], pts)}")  # fmt: skip
+    click.echo(f"{len(got)} list pair(s) disagree", err=True)
+    return EXIT_OK
+
+
+@banlist.command(
     "show",
     epilog="""\b
 Examples:
