@@ -70,10 +70,12 @@ class Checker:
         if job.upcoming is not None:
             from deckcheck.rules.upcoming import compare
 
-            report = compare(
-                report, deck, job.fmt, job.upcoming, self.db, points_cap=job.points_cap,
-                names=names,
-            )
+            if report.legal:
+                later = validate_deck(
+                    deck, job.fmt, job.upcoming, self.db, date=job.upcoming.effective,
+                    points_cap=job.points_cap, names=names,
+                )
+                report = compare(report, later, job.upcoming)
         return report
 
 

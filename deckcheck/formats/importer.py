@@ -134,12 +134,15 @@ def import_lflists(
     effective: dt.date | None = None,
     out_dir: Path | None = None,
     konami: KonamiMap | None = None,
+    konami_missing: str = "error",
 ) -> ImportResult:
     """Import list files into ``dest/<family>/<YYYY-MM-DD>.yaml`` (default: lists_dir()).
 
     Each file's kind is told by its content: lflist.conf (EDOPro/YGOPro), limit-regulation
     ``*.vector.json`` / ``*.name.json`` (official, exact days) or the Duel Links ``dev.db``.
-    Konami ids map through ``konami`` (default: the card database's yaml-yugi data).
+    Konami ids map through ``konami`` (default: the card database's yaml-yugi data); without
+    it a vector file is an error, or with ``konami_missing="skip"`` (``update``) left out with
+    a note.
     ``out_dir`` is a synonym of ``dest`` (``banlist import --out``). Re-importing the same files
     changes nothing. Everything is read and checked before the first file is written.
     """
@@ -157,7 +160,7 @@ def import_lflists(
     )
     off = [(p, k) for p, k in kinds if k is not None]
     if off:
-        read = _read_official(off, db, family, konami, target, result) + read
+        read = _read_official(off, db, family, konami, target, result, konami_missing) + read
     if effective is not None:
         fams = [b.family for b, _ in read]
         twice = sorted({f for f in fams if fams.count(f) > 1})
@@ -226,6 +229,7 @@ def _read_official(
     konami: KonamiMap | None,
     target: Path,
     result: ImportResult,
+    konami_missing: str = "error",
 ) -> list[tuple[Banlist, list[str]]]:
     """Official lists read, unmapped ids reported, upstream faults refused (not installed)."""
     got: list[official.OfficialList] = []
@@ -237,6 +241,11 @@ def _read_official(
         if kind == "vector":
             if konami is None:
                 konami = official.konami_map_for(db) if db is not None else None
+            if konami is None and konami_missing == "skip":
+                msg = f"{path}: skipped, Konami ids need the yaml-yugi card data (cards.json)"
+                result.notes.append(msg)
+                dc_notes.note(f"deckcheck: note: {msg}")
+                continue
             if konami is None:
                 raise InputError(
                     "Konami ids need the yaml-yugi card data: `deckcheck db import cards.json "

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Banlist, Finding
 from deckcheck.report import DeckReport
 from deckcheck.rules._base import Context
 
@@ -41,24 +41,11 @@ def next_list(store: Any, family: str, date: dt.date) -> Banlist | None:
     return None
 
 
-def compare(
-    report: DeckReport,
-    deck: Any,
-    fmt: Format,
-    upcoming: Banlist,
-    cards: Any,
-    *,
-    points_cap: int | None = None,
-    names: Callable[[int], str] | None = None,
-) -> DeckReport:
-    """``report`` with a DC601 warning when the deck, legal now, breaks ``upcoming``."""
+def compare(report: DeckReport, later: DeckReport, upcoming: Banlist) -> DeckReport:
+    """``report`` (the deck on the event date) with a DC601 warning when it is legal but
+    ``later`` (the same deck checked against ``upcoming`` on its day) breaks the list."""
     if not report.legal:
         return report
-    from deckcheck.validate import validate_deck
-
-    later = validate_deck(
-        deck, fmt, upcoming, cards, date=upcoming.effective, points_cap=points_cap, names=names
-    )
     broken = [f for f in later.findings if f.code in _LIST_CODES and f.severity == "error"]
     if not broken:
         return report
