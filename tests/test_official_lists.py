@@ -337,3 +337,15 @@ def test_goat_list_admits_real_passcodes_of_its_goat_entries(real_home_dir: Path
     sangan, serpent = 26202165, 8131171
     assert goat.limit_of(sangan) == 1  # Limited under its "(GOAT)" entry, so is the real card
     assert goat.limit_of(serpent) is not None and goat.limit_of(serpent) >= 1
+
+
+def test_db_info_names_refused_lists(official_home: Path):
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+               PYTHONPATH=str(Path(__file__).parents[1]))
+    out = subprocess.run([sys.executable, "-m", "deckcheck", "db", "info"], capture_output=True,
+                         text=True, env=env, check=True).stdout
+    line = [ln for ln in out.splitlines() if ln.startswith("refused list: genesys 2026-08-14")]
+    assert line and "empty" in line[0] and "previous list stays in force" in line[0]
