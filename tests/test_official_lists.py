@@ -318,27 +318,6 @@ def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
     assert "Archnemeses Protos: official Limited, other Forbidden" in text
 
 
-GOAT_DECKS = ("Structure Deck - Blaze of Destruction.ydk", "Structure Deck - Dragon's Roar.ydk",
-              "Structure Deck - Fury from the Deep.ydk")
-
-
-@pytest.mark.parametrize("name", GOAT_DECKS)
-def test_goat_structure_decks_are_legal(real_home_dir: Path, shared_data: Path, name: str):
-    deck = shared_data / "decks" / "ProjectIgnis__Distribution" / name
-    rep = _validate(real_home_dir, "goat", "2005-09-01", deck)
-    errors = [f for f in rep["decks"][0]["findings"] if f["severity"] == "error"]
-    assert rep["decks"][0]["legal"], errors
-
-
-def test_goat_list_admits_real_passcodes_of_its_goat_entries(real_home_dir: Path, monkeypatch):
-    monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
-    goat = ListStore.default().in_force("goat", D(2005, 9, 1))
-    assert goat is not None and goat.mode == "whitelist"
-    sangan, serpent = 26202165, 8131171
-    assert goat.limit_of(sangan) == 1  # Limited under its "(GOAT)" entry, so is the real card
-    assert goat.limit_of(serpent) is not None and goat.limit_of(serpent) >= 1
-
-
 def test_db_info_names_refused_lists(official_home: Path):
     import subprocess
     import sys
