@@ -29,6 +29,7 @@ class Job:
     deck_formats: bool = False
     banlist_ref: str | None = None
     format_files: tuple[str, ...] = ()
+    upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
 
 
 class Checker:
@@ -95,6 +96,15 @@ class Checker:
             points_cap=job.points_cap,
             names=names,
         )
+        if job.upcoming is not None:
+            from deckcheck.rules.upcoming import compare
+
+            if report.legal and fmt is job.fmt:
+                later = validate_deck(
+                    deck, fmt, job.upcoming, self.db, date=job.upcoming.effective,
+                    points_cap=job.points_cap, names=names,
+                )
+                report = compare(report, later, job.upcoming)
         return replace(report, player=player_of(deck))
 
 
@@ -173,7 +183,15 @@ class Run:
         fmt = get_format(req.format_id, extra_files=req.format_files)
         banlist = list_for(fmt.at(date), date, req.banlist_ref)
         check_paths(req.inputs)
-        self.job = Job(fmt, banlist, date, req.points_cap, req.lang, db_path=None)
+        upcoming = None
+        if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
+            from deckcheck.formats.store import ListStore
+            from deckcheck.rules.upcoming import next_list
+
+            upcoming = next_list(ListStore.default(), banlist.family, date)
+        self.job = Job(
+            fmt, banlist, date, req.points_cap, req.lang, db_path=None, upcoming=upcoming
+        )
         self.checker = Checker(self.job)
 
     def meta(self, strict: bool) -> Any:

@@ -174,6 +174,7 @@ REGISTRY = Registry(
         Code("DC501", "not-in-region", "error", "pool"),
         Code("DC502", "not-released", "error", "pool"),
         Code("DC503", "unofficial", "error", "pool"),
+        Code("DC601", "upcoming-list", "warning", "upcoming"),
         Code("DC602", "approximate-list-date", "warning", "listdate"),
     ]
 )

@@ -19,12 +19,19 @@ def list_rows(store: Any, family: str | None = None) -> tuple[list[dict[str, Any
         if family.lower() not in fams:
             raise DataError(f"no list family {family!r} installed (installed: {', '.join(fams)})")
         fams = [family.lower()]
-    rows = [
-        {"family": b.family, "effective": b.effective.isoformat(), "name": b.name,
-         "mode": b.mode, "entries": len(b.limits), "groups": len(b.groups),
-         "points": len(b.points), "date_exact": b.date_exact, "path": b.path}
-        for f in fams for b in store.lists(f)
-    ]  # fmt: skip
+    today = dt.date.today().isoformat()
+    rows = []
+    for f in fams:
+        hidden = store.superseded(f) if hasattr(store, "superseded") else {}
+        lists = store.lists(f, superseded=True) if hidden else store.lists(f)
+        for b in lists:
+            rows.append(
+                {"family": b.family, "effective": b.effective.isoformat(), "name": b.name,
+                 "mode": b.mode, "entries": len(b.limits), "groups": len(b.groups),
+                 "points": len(b.points), "date_exact": b.date_exact, "source": b.source,
+                 "upcoming": b.effective.isoformat() > today,
+                 "superseded_by": hidden.get(b.path), "path": b.path}
+            )  # fmt: skip
     return rows, fams
 
 

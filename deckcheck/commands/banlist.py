@@ -63,6 +63,58 @@ def list_cmd(family: str | None, output: str) -> int:
 
 
 @banlist.command(
+    "conflicts",
+    epilog="""\b
+Examples:
+  deckcheck banlist conflicts
+  deckcheck banlist conflicts --family tcg --output json""",
+)
+@click.option("--family", default=None, help="Only this family (tcg, ocg, rush …).")
+@renamed("family", "--family", "-f")
+@lang_option(help="Language of card names.")
+@output_option()
+def conflicts_cmd(family: str | None, lang: str, output: str) -> int:
+    """Where sources disagree: each official list against the lflist list it hides (same
+    family and month), card by card with the status each source gives."""
+    from deckcheck.formats.sources import conflicts
+    from deckcheck.formats.store import ListStore
+    from deckcheck.listinfo import STATUS_WORDS, list_namer
+
+    store = ListStore.default()
+    namer = None
+    fams = store.families()
+    if family is not None and family.lower() not in fams:
+        from deckcheck.errors import DataError
+
+        raise DataError(f"no list family {family!r} installed (installed: {', '.join(fams)})")
+    for f in [family.lower()] if family else fams:
+        lists = store.lists(f)
+        if lists:
+            namer = list_namer(lists[-1], lang)
+            break
+    got = conflicts(store, family.lower() if family else None, namer)
+    if output == "json":
+        click.echo(to_json(got, 1))
+        return EXIT_OK
+
+    def word(v: int | None, points: bool) -> str:
+        if v is None:
+            return "not listed"
+        return f"{v} points" if points else STATUS_WORDS.get(v, str(v))
+
+    for c in got:
+        o, t = c["official"], c["other"]
+        click.echo(f"{c['family']}: {o['name']} ({o['source']}) vs {t['name']} ({t['source']}): "
+                   f"{len(c['cards'])} card(s)")  # fmt: skip
+        pts = c["family"] in ("genesys", "ocg-genesys")
+        for e in c["cards"]:
+            click.echo(f"  {e['id']:>9}  {e['name']}: official {word(e['official'], pts)}, "
+                       f"other {word(e['other'], pts)}")  # fmt: skip
+    click.echo(f"{len(got)} list pair(s) disagree", err=True)
+    return EXIT_OK
+
+
+@banlist.command(
     "show",
     epilog="""\b
 Examples:
@@ -104,7 +156,10 @@ Examples:
   deckcheck banlist import 0TCG.lflist.conf OCG.lflist.conf
   deckcheck banlist import lflist.conf            (YGOPro: all 102 lists)
   deckcheck banlist import house.lflist.conf --family house --effective 2026-01-15
-  deckcheck banlist import Speed.lflist.conf --out banlists/""",
+  deckcheck banlist import Speed.lflist.conf --out banlists/
+  deckcheck banlist import data/tcg/*.vector.json     (official, Konami ids; needs cards.json)
+  deckcheck banlist import data/master-duel/*.json data/genesys/*.vector.json
+  deckcheck banlist import prisma/dev.db              (Duel Links Speed and Rush history)""",
 )
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--family", default=None, help="Family of every list (else from the names).")
@@ -115,7 +170,14 @@ Examples:
               help="Write <family>/<date>.yaml here instead of the user's list folder.")
 def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None,
                out_dir: str | None) -> int:  # fmt: skip
-    """Import lflist.conf files (EDOPro or YGOPro) as one YAML file per list version."""
+    """Import list files as one YAML file per list version.
+
+    The kind is told by content: lflist.conf (EDOPro or YGOPro), yaml-yugi-limit-regulation
+    <date>.vector.json (Konami ids; the format from the folder name tcg, ocg, ocg-ae, ocg-cn,
+    master-duel, genesys, ocg-genesys, rush, else --family) and <date>.name.json (English
+    names), and the Duel Links prisma/dev.db. Official lists win over lflist ones for the
+    months they cover; an empty, halved or mostly unmapped official list is refused.
+    """
     from deckcheck.errors import DataError
     from deckcheck.formats.importer import import_lflists
 
@@ -135,7 +197,10 @@ def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None
         click.echo(str(p))
     click.echo(
         f"{len(res.lists)} list(s): {len(res.written)} written, {len(res.unchanged)} unchanged"
-        + (f", {len(res.conflicts)} conflict(s)" if res.conflicts else ""),
+        + (f", {len(res.conflicts)} conflict(s)" if res.conflicts else "")
+        + (f", {len(res.rejected)} refused as upstream faults" if res.rejected else "")
+        + (f", {len(res.skipped)} transient skipped" if res.skipped else "")
+        + (f", {sum(u[2] for u in res.unmapped)} unmapped id(s)/name(s)" if res.unmapped else ""),
         err=True,
     )
     return EXIT_OK

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 #: Makes one card resolver per list file compiled (see ``formats.compile.CardResolver``).
 Resolvers = Callable[[], "CardResolver"]
 
-CACHE_VERSION = 2  # 2: treated-as cards keep their own passcode in lists
+CACHE_VERSION = 3  # 2: treated-as ids kept in lists; 3: date_exact/source in the index
 _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 
@@ -119,6 +119,7 @@ class ListStore:
         self._resolvers = resolvers
         self._meta: list[dict[str, Any]] | None = None
         self._loaded: dict[str, Banlist] = {}
+        self._fam_cache: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
 
     @classmethod
     def default(cls, resolvers: Resolvers | None = None) -> ListStore:
@@ -203,6 +204,8 @@ class ListStore:
                     "effective": body["effective"],
                     "path": body["path"],
                     "blob": blob,
+                    "date_exact": bool(body.get("date_exact", True)),
+                    "source": body.get("source", ""),
                 }
             )
             self._loaded[blob or body["path"]] = banlist_from_dict(body)
@@ -254,14 +257,36 @@ class ListStore:
     def families(self) -> list[str]:
         return sorted({m["family"] for m in self._index()})
 
-    def _metas(self, family: str) -> list[dict[str, Any]]:
+    def _all_metas(self, family: str) -> list[dict[str, Any]]:
         return sorted(
             (m for m in self._index() if m["family"] == family), key=lambda m: m["effective"]
         )
 
-    def lists(self, family: str) -> list[Banlist]:
-        """Every version of a family, oldest first."""
-        return [self._load(m) for m in self._metas(family)]
+    def _metas(self, family: str) -> list[dict[str, Any]]:
+        index = self._index()
+        cached = self._fam_cache.get(family)
+        if cached is not None and cached[0] is index:
+            return cached[1]
+        metas = self._all_metas(family)
+        got = [m for m in metas if superseded_by(m, metas) is None]
+        self._fam_cache[family] = (index, got)
+        return got
+
+    def superseded(self, family: str) -> dict[str, str]:
+        """Lists of ``family`` hidden by an exact-dated one: path -> the name that wins."""
+        metas = self._all_metas(family)
+        out = {}
+        for m in metas:
+            got = superseded_by(m, metas)
+            if got is not None:
+                out[m["path"]] = got["name"]
+        return out
+
+    def lists(self, family: str, *, superseded: bool = False) -> list[Banlist]:
+        """Every version of a family in use, oldest first (``superseded``: also those an
+        official list hides, see ``superseded_by``)."""
+        metas = self._all_metas(family) if superseded else self._metas(family)
+        return [self._load(m) for m in metas]
 
     def all_lists(self) -> list[Banlist]:
         return [b for fam in self.families() for b in self.lists(fam)]
@@ -333,6 +358,36 @@ class ListStore:
         if not fams:
             return "no lists installed; see `deckcheck banlist import`"
         return "installed families: " + ", ".join(fams)
+
+
+#: Sources whose lists carry Konami's real days (see ``formats.official``).
+OFFICIAL_SOURCES = ("DawnbrandBots/yaml-yugi-limit-regulation", "falsepopsky/forbidden-duel-links")
+
+
+def is_official(source: str) -> bool:
+    """True for a list read from an official dated source."""
+    return source.startswith(OFFICIAL_SOURCES)
+
+
+def superseded_by(m: dict[str, Any], metas: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The official list that hides the lflist-derived (or other non-official) list ``m``.
+
+    Official lists (yaml-yugi-limit-regulation, Duel Links dev.db) carry Konami's real day; an
+    lflist header mostly gives only the month, so its list starts on the 1st. Where a family
+    has official lists, any other list from the month of the first official list up to the
+    month of the newest one is not used: the official list covering that period wins (TCG
+    2025-04-07, not 2025-04-01). Lists before that span or after it still fill the gaps
+    (Rush before 2023, a TCG list newer than the official data).
+    """
+    if is_official(m.get("source", "")):
+        return None
+    exact = [o for o in metas if o.get("date_exact", True) and is_official(o.get("source", ""))]
+    if not exact:
+        return None
+    eff = m["effective"][:7]
+    if eff < exact[0]["effective"][:7] or eff > exact[-1]["effective"][:7]:
+        return None
+    return next(o for o in exact if o["effective"][:7] >= eff)
 
 
 def default_resolvers() -> Resolvers:

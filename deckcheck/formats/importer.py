@@ -8,14 +8,17 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from deckcheck import notes as dc_notes
 from deckcheck.errors import InputError
+from deckcheck.formats import official
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
+from deckcheck.formats.official import KonamiMap, Rejected
 from deckcheck.model import Banlist
 
-__all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
+__all__ = ["Conflict", "ImportResult", "import_lflists", "read_faults", "read_lists", "to_yaml"]
 
 
 
@@ -47,6 +50,12 @@ class ImportResult:
     lists: list[Banlist] = field(default_factory=list)
     conflicts: list[Conflict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: official lists refused as upstream faults (empty, halved, mostly unmapped)
+    rejected: list[Rejected] = field(default_factory=list)
+    #: per source file: (ids/names in it, unmapped count, examples)
+    unmapped: list[tuple[str, int, int, list[str]]] = field(default_factory=list)
+    #: lflist lists skipped as transient upstream (retracted headers, index.json)
+    skipped: list[str] = field(default_factory=list)
 
 
 def _differs(a: Banlist, b: Banlist) -> list[tuple[int, int | None, int | None]]:
@@ -124,9 +133,16 @@ def import_lflists(
     family: str | None = None,
     effective: dt.date | None = None,
     out_dir: Path | None = None,
+    konami: KonamiMap | None = None,
+    konami_missing: str = "error",
 ) -> ImportResult:
-    """Import lflist.conf files into ``dest/<family>/<YYYY-MM-DD>.yaml`` (default: lists_dir()).
+    """Import list files into ``dest/<family>/<YYYY-MM-DD>.yaml`` (default: lists_dir()).
 
+    Each file's kind is told by its content: lflist.conf (EDOPro/YGOPro), limit-regulation
+    ``*.vector.json`` / ``*.name.json`` (official, exact days) or the Duel Links ``dev.db``.
+    Konami ids map through ``konami`` (default: the card database's yaml-yugi data); without
+    it a vector file is an error, or with ``konami_missing="skip"`` (``update``) left out with
+    a note.
     ``out_dir`` is a synonym of ``dest`` (``banlist import --out``). Re-importing the same files
     changes nothing. Everything is read and checked before the first file is written.
     """
@@ -137,7 +153,14 @@ def import_lflists(
     db = database_near(target)
     result = ImportResult()
     chosen: dict[tuple[str, dt.date], tuple[Banlist, list[str]]] = {}
-    read = read_lists(paths, family=family, effective=effective)
+    kinds = [(Path(p), official.sniff(Path(p))) for p in paths]
+    lf_paths = [p for p, k in kinds if k is None]
+    read = _drop_transient(
+        read_lists(lf_paths, family=family, effective=effective) if lf_paths else [], result
+    )
+    off = [(p, k) for p, k in kinds if k is not None]
+    if off:
+        read = _read_official(off, db, family, konami, target, result, konami_missing) + read
     if effective is not None:
         fams = [b.family for b, _ in read]
         twice = sorted({f for f in fams if fams.count(f) > 1})
@@ -147,6 +170,9 @@ def import_lflists(
                 "lists; import them one file at a time or pick one with path#name"
             )
     for b, notes in read:
+        if (b.family, b.effective) in chosen and notes[:1] == ["(name list)"]:
+            continue  # the Konami-id vector of the same day wins over its name companion
+        notes = [n for n in notes if n != "(name list)"]
         if db is not None:
             b = canonicalize(b, lambda card: list_key(db, card))
             names = dict(b.names)
@@ -165,7 +191,7 @@ def import_lflists(
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
             dc_notes.note(f"deckcheck: note: {conflict.message()}")
-    from deckcheck.formats.catalog import seed_cache, write_atomic
+    from deckcheck.formats.catalog import is_official, seed_cache, write_atomic
 
     for (fam, eff), (b, notes) in sorted(chosen.items()):
         path = target / fam / f"{eff.isoformat()}.yaml"
@@ -176,6 +202,12 @@ def import_lflists(
             old = None
         if old == text:
             result.unchanged.append(path)
+        elif old is not None and not is_official(b.source) and _official_text(old):
+            msg = f"{path}: kept the official list; {b.source} gives the same day"
+            result.notes.append(msg)
+            dc_notes.note(f"deckcheck: note: {msg}")
+            result.unchanged.append(path)
+            continue
         else:
             write_atomic(path, text)
             result.written.append(path)
@@ -184,3 +216,239 @@ def import_lflists(
         result.lists.append(replace(b, path=str(path)))
         result.notes.extend(notes)
     return result
+
+
+# --------------------------------------------------------------------------- official lists
+
+
+def _read_official(
+    files: Sequence[tuple[Path, str]],
+    db: Any,
+    family: str | None,
+    konami: KonamiMap | None,
+    target: Path,
+    result: ImportResult,
+    konami_missing: str = "error",
+) -> list[tuple[Banlist, list[str]]]:
+    """Official lists read, unmapped ids reported, upstream faults refused (not installed)."""
+    got: list[official.OfficialList] = []
+    names = None
+    vectors = {str(p.resolve()) for p, k in files if k == "vector"}
+    for path, kind in files:
+        if kind == "name" and str(path.resolve()).replace(".name.json", ".vector.json") in vectors:
+            continue  # the Konami-id vector of the same day is read instead of its names
+        if kind == "vector":
+            if konami is None:
+                konami = official.konami_map_for(db) if db is not None else None
+            if konami is None and konami_missing == "skip":
+                msg = f"{path}: skipped, Konami ids need the yaml-yugi card data (cards.json)"
+                result.notes.append(msg)
+                dc_notes.note(f"deckcheck: note: {msg}")
+                continue
+            if konami is None:
+                raise InputError(
+                    "Konami ids need the yaml-yugi card data: `deckcheck db import cards.json "
+                    "rush.json` (or `deckcheck update`) first",
+                    where=str(path),
+                )
+            got.append(official.read_vector(path, konami, family))
+            continue
+        if db is None:
+            raise InputError(
+                "names map to passcodes through the card database: install one first "
+                "(`deckcheck update` or `deckcheck db import cards.cdb`)",
+                where=str(path),
+            )
+        if names is None:
+            names = official.name_map_for(db)
+        if kind == "name":
+            got.append(official.read_name_json(path, names, family))
+        else:
+            got.extend(official.read_devdb(path, names))
+    by_source: dict[str, tuple[int, set[str]]] = {}
+    for ol in got:
+        if ol.unmapped:
+            total, miss = by_source.get(ol.banlist.source, (0, set()))
+            by_source[ol.banlist.source] = (max(total, ol.total), miss | set(ol.unmapped))
+    for source, (total, miss) in by_source.items():
+        shown = sorted(miss)[:5]
+        result.unmapped.append((source, total, len(miss), shown))
+        dc_notes.note(
+            f"deckcheck: note: {source}: {len(miss)} id(s) or name(s) map to no card "
+            f"(e.g. {', '.join(shown)}); they are left out of its lists"
+        )
+    previous: dict[str, Banlist] = {}
+    firsts: dict[str, dt.date] = {}
+    for ol in got:
+        f, d = ol.banlist.family, ol.banlist.effective
+        firsts[f] = min(d, firsts.get(f, d))
+    if firsts:
+        from deckcheck.formats.catalog import ListStore
+
+        store = ListStore([target])
+        for f, d in firsts.items():
+            prev = store.in_force(f, d - dt.timedelta(days=1))
+            if prev is not None:
+                previous[f] = prev
+    keep, bad = official.check_faults(got, previous)
+    for r in bad:
+        result.rejected.append(r)
+        dc_notes.note(f"deckcheck: warning: {r.message()}")
+    _record_faults(target, bad)
+    out: list[tuple[Banlist, list[str]]] = []
+    # vectors first: on the same day the Konami-id list wins over the name list
+    for ol in sorted(keep, key=lambda o: o.kind != "vector"):
+        notes = ["(name list)"] if ol.kind == "name" else []
+        if ol.unmapped:
+            notes.append(
+                f"{len(ol.unmapped)} of {ol.total} entries of the source map to no card: "
+                + ", ".join(ol.unmapped[:10])
+            )
+        out.append((ol.banlist, notes))
+    return out
+
+
+FAULTS_FILE = "official-faults.json"
+
+
+def _record_faults(target: Path, bad: Sequence[Rejected]) -> None:
+    """Refused lists are remembered beside the lists (``db info`` shows them)."""
+    import json
+
+    path = target / FAULTS_FILE
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = []
+    if not isinstance(old, list):
+        old = []
+    seen = {(r.get("family"), r.get("effective"), r.get("source")) for r in old}
+    new = list(old)
+    for r in bad:
+        key = (r.family, r.effective.isoformat(), r.source)
+        if key not in seen:
+            new.append({"family": key[0], "effective": key[1], "source": key[2],
+                        "reason": r.reason})  # fmt: skip
+    if new != old:
+        from deckcheck.formats.catalog import write_atomic
+
+        write_atomic(path, json.dumps(new, ensure_ascii=False, indent=1))
+
+
+def read_faults(target: Path) -> list[dict[str, str]]:
+    """The refused official lists recorded in a list folder (for ``db info``)."""
+    import json
+
+    try:
+        got = json.loads((target / FAULTS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [r for r in got if isinstance(r, dict)] if isinstance(got, list) else []
+
+
+# --------------------------------------------------------------------------- lflist history
+
+
+def _drop_transient(
+    read: list[tuple[Banlist, list[str]]], result: ImportResult
+) -> list[tuple[Banlist, list[str]]]:
+    """Lists whose header upstream retracted for an earlier-dated one are skipped.
+
+    When an ``index.json`` (the staged history's metadata: ``first_date``/``last_seen_date`` of
+    every header and its ``revisions``) lies beside the files, a header that lived under 60
+    days and was replaced by a header dated earlier that appeared when it went (Rush
+    "2020.5.17", one week, then "2020.04.27" for two and a half years) was a transient
+    list: upstream put the earlier one back in force. A list whose staged text is not its
+    longest-standing revision gets a note (the revision texts are not in the files).
+    Plain lflist files without an index are imported as they are.
+    """
+    idx = _load_indexes({Path(b.path) for b, _ in read})
+    if not idx:
+        return read
+    info = {b.path: idx.get(str(Path(b.path).resolve())) for b, _ in read}
+    out = []
+    for b, notes in read:
+        me = info.get(b.path)
+        if me is None:
+            out.append((b, notes))
+            continue
+        first, last = _day(me.get("first_date")), _day(me.get("last_seen_date"))
+        replaced_by = None
+        if first and last and (last - first).days < 60:
+            for o, _ in read:
+                other = info.get(o.path)
+                if other is None or o.family != b.family or o.effective >= b.effective:
+                    continue
+                ofirst = _day(other.get("first_date"))
+                if ofirst is not None and ofirst >= last - dt.timedelta(days=1):
+                    replaced_by = o.name
+                    break
+        if replaced_by is not None:
+            msg = (
+                f"{b.name}: skipped, a transient list (upstream had it {first} … {last}, then "
+                f"put {replaced_by!r} back in force)"
+            )
+            result.skipped.append(msg)
+            dc_notes.note(f"deckcheck: note: {msg}")
+            continue
+        revs = [r for r in me.get("revisions") or [] if isinstance(r, dict)]
+        if len(revs) > 1:
+            spans = [_span(r) for r in revs]
+            longest = max(range(len(revs)), key=lambda i: spans[i])
+            if longest != len(revs) - 1 and spans[longest] > 2 * spans[-1]:
+                notes = [*notes, (
+                    f"The text is upstream's last revision ({spans[-1]} day(s)); revision "
+                    f"{longest + 1} of {len(revs)} stood longest ({spans[longest]} days) and may "
+                    "differ: prefer the official list where there is one."
+                )]
+        out.append((b, notes))
+    return out
+
+
+def _span(rev: dict[str, Any]) -> int:
+    a, b = _day(rev.get("first_date")), _day(rev.get("last_seen_date"))
+    return (b - a).days + 1 if a and b else 0
+
+
+def _day(text: Any) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(text)[:10])
+    except ValueError:
+        return None
+
+
+def _load_indexes(files: set[Path]) -> dict[str, dict[str, Any]]:
+    """index.json entries by the resolved path of the file they describe."""
+    import json
+
+    out: dict[str, dict[str, Any]] = {}
+    roots = {p.resolve().parent.parent for p in files} | {p.resolve().parent for p in files}
+    for root in roots:
+        f = root / "index.json"
+        try:
+            if f.stat().st_size > 64 * 1024 * 1024:
+                continue
+            doc = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        lists = doc.get("lists") if isinstance(doc, dict) else None
+        if not isinstance(lists, list):
+            continue
+        for e in lists:
+            if isinstance(e, dict) and isinstance(e.get("file"), str):
+                out[str((root / e["file"]).resolve())] = e
+    return out
+
+
+def _official_text(text: str) -> bool:
+    from deckcheck.formats.catalog import is_official
+
+    for line in text.splitlines()[:12]:
+        if line.startswith("source: "):
+            import json
+
+            try:
+                return is_official(json.loads(line[8:]))
+            except ValueError:
+                return False
+    return False

@@ -14,7 +14,14 @@ def list_text(rows: Sequence[dict[str, Any]]) -> list[str]:
     out = []
     for r in rows:
         approx = "" if r["date_exact"] else " (month only)"
-        out.append(f"{r['family']:<16} {r['effective']}{approx:<13} {one_line(r['name'])}")
+        marks = ""
+        if r.get("upcoming"):
+            marks += "  [upcoming]"
+        if r.get("superseded_by"):
+            marks += f"  [not used: {r['superseded_by']} is official]"
+        src = f"  ({r['source']})" if r.get("source") else ""
+        name = one_line(r["name"])
+        out.append(f"{r['family']:<16} {r['effective']}{approx:<13} {name}{marks}{src}")
     return out
 
 

@@ -58,4 +58,9 @@ def info_text(info: dict[str, Any]) -> str:
                 f"  {key}: {u.get('location')}  sha256 {u.get('sha256')}, "
                 f"{u.get('size')} bytes, installed {u.get('installed_at', '?')}"
             )
+    for r in info.get("refused_lists") or []:
+        lines.append(
+            f"refused list: {r.get('family')} {r.get('effective')} ({r.get('source')}): "
+            f"{r.get('reason')}; the previous list stays in force"
+        )
     return "\n".join(lines)

@@ -27,7 +27,9 @@ class JsonRenderer(Renderer):
     def start(self, meta: Meta) -> None:
         super().start(meta)
         banlist = (
-            {"name": meta.list_name, "effective": meta.list_effective} if meta.list_name else None
+            {"name": meta.list_name, "effective": meta.list_effective,
+             "source": meta.list_source, "date_exact": meta.list_date_exact}
+            if meta.list_name else None
         )
         head = {
             "schema_version": SCHEMA_VERSION,

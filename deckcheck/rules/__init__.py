@@ -23,6 +23,7 @@ from deckcheck.rules import (
     sizes,
     skills,
     types,
+    upcoming,
 )
 from deckcheck.rules._base import Context
 
@@ -40,6 +41,7 @@ RULES: dict[str, ModuleType] = {
     "legend": legend,
     "types": types,
     "listdate": listdate,
+    "upcoming": upcoming,
 }
 
 __all__ = ["RULES", "Context"]

@@ -181,7 +181,7 @@ def _apply(
             else:
                 new_lists.mkdir(parents=True)
             confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
-            import_lflists(confs, dest=new_lists)
+            import_lflists(confs, dest=new_lists, konami_missing="skip")
             # renames within one folder: the lists folder is always whole
             if paths.lists_dir().exists():
                 os.replace(paths.lists_dir(), old_lists)

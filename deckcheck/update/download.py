@@ -136,6 +136,10 @@ def _check_official(path: Path, where: str) -> None:
 
 
 def _check_lflist(path: Path, comp: Component, where: str) -> None:
+    from deckcheck.formats.official import sniff
+
+    if sniff(path) is not None:
+        return  # an official list file (JSON or the Duel Links SQLite): checked on import
     try:
         text = fsio.read_bounded(path, comp.max_bytes).decode("utf-8-sig")
     except UnicodeDecodeError:

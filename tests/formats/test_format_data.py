@@ -133,8 +133,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
     },
     "speed": {
         "main": (20, 30),
-        "extra": (0, 6),
-        "side": (0, 6),
+        "extra": (0, 5),  # at launch; 6 from 2021-01-01 (approximate), see changes
+        "side": (0, 5),
         "list_family": "speed",
         "skills": (0, 1),
         "pool": [],  # the whitelist is the pool: plain OCG/TCG rows carry no Speed scope
@@ -286,6 +286,13 @@ def test_date_dependent_rules(raw_formats: dict[str, dict[str, Any]]) -> None:
     assert [
         at("duel-links", d)["extra"]["max"] for d in ("2017-01-11", "2020-06-01", "2024-01-01")
     ] == [5, 7, 8]
+    assert [
+        at("speed", d)["extra"]["max"] for d in ("2019-06-01", "2020-12-31", "2021-01-01")
+    ] == [5, 5, 6]
+    # the TCG Speed Duel's change is not the other Speed-based formats'
+    assert at("speed-ocg", "2024-01-01")["extra"]["max"] == 5
+    assert at("duel-terminal", "2024-01-01")["extra"]["max"] == 3
+    assert at("duel-links", "2021-06-01")["extra"]["max"] == 7
 
 
 def test_formats_through_the_loader() -> None:

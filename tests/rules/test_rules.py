@@ -154,11 +154,13 @@ def test_rule_case(case: dict[str, Any]) -> None:
 
 def test_every_rule_module_has_a_case_file_and_every_code_a_case() -> None:
     files = {p.stem for p in CASES_DIR.glob("*.yaml")} - {"cards"}
-    assert files == set(RULES)
+    # rules.upcoming compares two lists; tests/test_upcoming.py has its cases
+    assert files == set(RULES) - {"upcoming"}
     expected: Counter[str] = Counter()
     for p in cases():
         expected.update(p.values[0]["expect"])
-    assert set(CODES) - set(expected) == {"DC103"}  # DC103 only comes from the name resolver
+    # DC103 only comes from the name resolver; DC601 from rules.upcoming.compare
+    assert set(CODES) - set(expected) == {"DC103", "DC601"}
 
 
 def test_every_rule_module_is_documented_and_owns_codes() -> None:

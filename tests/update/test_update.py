@@ -567,7 +567,7 @@ def test_directory_source_and_failing_list_step_keeps_old_database(
     """Cards are rebuilt from a directory mirror, then the list step fails: nothing swapped."""
     from deckcheck.update import apply
 
-    def broken_lists(paths_: Any, dest: Path) -> None:
+    def broken_lists(paths_: Any, dest: Path, **kw: Any) -> None:  # kw: konami_missing
         (dest / "half").mkdir(parents=True, exist_ok=True)
         raise DataError("list import failed on purpose", where=str(paths_[0]))
 
@@ -616,7 +616,7 @@ def test_first_install_failing_list_step_leaves_no_database(
     """No database before: a failed list step removes the new one again (no half install)."""
     from deckcheck.update import apply
 
-    def broken_lists(paths_: Any, dest: Path) -> None:
+    def broken_lists(paths_: Any, dest: Path, **kw: Any) -> None:  # kw: konami_missing
         raise DataError("list import failed on purpose")
 
     monkeypatch.setattr(apply, "_lflist_importer", lambda: broken_lists)
@@ -638,7 +638,9 @@ def test_env_source_and_only_lists(
     assert {f["kind"] for f in out["files"]} == {"lists"}
     assert out["source"] == installed.mirror.url
     requested = {p for p, _ in installed.mirror.requests}
-    assert requested and all(p.endswith("lflist.conf") for p in requested)
+    # lflist files, and the official list files of kind lists (issue 15)
+    assert requested and all(p.endswith(("lflist.conf", ".vector.json", "dev.db"))
+                             for p in requested)
     assert out["cards_updated"] is False
 
 

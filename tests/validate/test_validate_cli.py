@@ -90,7 +90,10 @@ def test_illegal_deck_names_card_count_limit_and_list() -> None:
         1,
         {"id": 55144522, "name": "Pot of Greed"},
     )
-    assert doc["banlist"] == {"name": "2002.07 DM6", "effective": "2002-07-01"}
+    assert {k: doc["banlist"][k] for k in ("name", "effective")} == {
+        "name": "2002.07 DM6", "effective": "2002-07-01"}
+    # issue 15: the list's provenance (the shipped DM6 list: a month-only date from the seeds)
+    assert doc["banlist"]["date_exact"] is False and doc["banlist"]["source"].startswith("seeds/")
     assert doc["summary"] == {"decks": 1, "legal": 0, "illegal": 1}
 
 
@@ -250,8 +253,9 @@ def test_jobs_read_stdin_in_the_parent() -> None:
     )
     rows = res.stdout.splitlines()
     assert rows[1].startswith(f"{DM6 / 'legal.ydk'},legal,true,legal,40,2,0,")
-    # no file name: the player is the deck's "#created by" line
-    assert rows[2] == "<stdin>,deckcheck examples,false,illegal,40,2,0,2,0,0,DC402 DC403"
+    # no file name: the player is the deck's "#created by" line; DC502: DM6's card pool
+    # cut-off (issue 15): the sample's Obelisk was released in 2008
+    assert rows[2] == "<stdin>,deckcheck examples,false,illegal,40,2,0,3,0,0,DC402 DC403 DC502"
 
 
 def test_lang_names_cards_in_messages() -> None:

@@ -1,0 +1,427 @@
+"""Konami's official lists from their real upstream files: yaml-yugi-limit-regulation
+``*.vector.json`` (Konami ids) and ``*.name.json`` (English names), and the Duel Links change
+history ``prisma/dev.db`` (falsepopsky/forbidden-duel-links), read into ``model.Banlist``s with
+exact dates, ids and names mapped to passcodes, and every unmapped id or name counted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import sqlite3
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckcheck.errors import InputError
+from deckcheck.model import Banlist, Group
+
+__all__ = [
+    "FOLDER_FAMILIES",
+    "KonamiMap",
+    "NameMap",
+    "OfficialList",
+    "Rejected",
+    "check_faults",
+    "konami_map_for",
+    "name_key",
+    "name_map_for",
+    "read_devdb",
+    "read_name_json",
+    "read_vector",
+    "sniff",
+]
+
+#: (Konami id, "ocg_tcg" | "rush") -> passcodes (CardDB.passcodes_for_konami).
+KonamiMap = Callable[[int, str], list[int]]
+#: name_key(English name) -> passcodes; ``rush`` True asks for Rush cards.
+NameMap = Callable[[str, bool], list[int]]
+
+#: yaml-yugi-limit-regulation folder -> list family (the folder name is the format).
+FOLDER_FAMILIES = {
+    "tcg": "tcg", "ocg": "ocg", "ocg-ae": "ocg-ae", "ocg-cn": "ocg-cn",
+    "master-duel": "master-duel", "genesys": "genesys", "ocg-genesys": "ocg-genesys",
+    "rush": "rush",
+}  # fmt: skip
+POINTS_FAMILIES = frozenset({"genesys", "ocg-genesys"})
+_LIST_NAMES = {
+    "tcg": "TCG", "ocg": "OCG", "ocg-ae": "OCG (Asian-English)",
+    "ocg-cn": "OCG (Simplified Chinese)",
+    "master-duel": "Master Duel", "genesys": "Genesys", "ocg-genesys": "OCG Genesys",
+    "rush": "Rush Duel", "duel-links": "Duel Links", "duel-links-rush": "Duel Links Rush",
+}  # fmt: skip
+_REPO_LR = "DawnbrandBots/yaml-yugi-limit-regulation"
+_REPO_DL = "falsepopsky/forbidden-duel-links"
+_DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name)\.json$")
+MAX_JSON_BYTES = 16 * 1024 * 1024
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@dataclass(slots=True)
+class OfficialList:
+    """One list read from an official file, with what did not map."""
+
+    banlist: Banlist
+    kind: str  # vector | name | devdb
+    total: int = 0  # ids/names in the file for this list
+    unmapped: list[str] = field(default_factory=list)  # ids or names that found no passcode
+
+    @property
+    def entries(self) -> int:
+        b = self.banlist
+        return len(b.limits) + len(b.points) + sum(len(g.cards) for g in b.groups)
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A list not put in force because its data looks broken upstream."""
+
+    family: str
+    effective: dt.date
+    source: str
+    reason: str
+
+    def message(self) -> str:
+        return (
+            f"{self.family} {self.effective.isoformat()} ({self.source}) not installed: "
+            f"{self.reason}; the previous list stays in force"
+        )
+
+
+def name_key(name: str) -> str:
+    """Names compared after NFKC (full-width ＜P＞ -> <P>), casefold and single spaces."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+# --------------------------------------------------------------------------- sniffing
+
+
+def sniff(path: Path) -> str | None:
+    """"vector", "name", "devdb" for an official list file, None for anything else (lflist)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(64)
+    except OSError:
+        return None
+    if head.startswith(_SQLITE_MAGIC):
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError:
+            return None
+        want = {"SpeedBanlist", "SpeedRestriction", "RestrictionType"}
+        return "devdb" if want <= tables else None
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+        doc = _load_json(path)
+        if isinstance(doc, dict) and "regulation" in doc:
+            return "vector"
+        if isinstance(doc, dict) and all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+            for k, v in doc.items()
+        ):
+            return "name"
+    return None
+
+
+def _load_json(path: Path) -> Any:
+    from deckcheck import fsio
+
+    try:
+        raw = fsio.read_bounded(path, MAX_JSON_BYTES)
+    except fsio.TooLarge:
+        raise InputError(f"over {MAX_JSON_BYTES} bytes: not a list file", where=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InputError(f"not valid JSON: {exc}", where=str(path)) from None
+
+
+def _family(path: Path, family: str | None) -> str:
+    got = family or FOLDER_FAMILIES.get(path.parent.name.lower())
+    if got is None:
+        raise InputError(
+            f"cannot tell the format of this list from its folder {path.parent.name!r} (one of "
+            f"{', '.join(sorted(FOLDER_FAMILIES))}); pass --family",
+            where=str(path),
+        )
+    return got
+
+
+def _source(path: Path) -> str:
+    parent = path.parent.name
+    return f"{_REPO_LR} data/{parent}/{path.name}" if parent else f"{_REPO_LR} {path.name}"
+
+
+def _count(v: Any, where: str, key: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise InputError(f"entry {key!r}: {v!r} is not a count (0, 1, 2 or points)", where=where)
+    return v
+
+
+# --------------------------------------------------------------------------- yaml-yugi lists
+
+
+def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> OfficialList:
+    """A ``{"date", "regulation": {konami_id: count}}`` file; points for Genesys folders."""
+    where = str(path)
+    doc = _load_json(path)
+    if not isinstance(doc, dict) or not isinstance(doc.get("regulation"), dict):
+        raise InputError(
+            'not a limit-regulation vector ({"date", "regulation": {...}})', where=where
+        )
+    fam = _family(path, family)
+    day = _day(doc.get("date"), path)
+    kind = "rush" if fam == "rush" else "ocg_tcg"
+    limits: dict[int, int] = {}
+    points: dict[int, int] = {}
+    unmapped: list[str] = []
+    reg: dict[str, Any] = doc["regulation"]
+    for key, v in reg.items():
+        n = _count(v, where, key)
+        try:
+            kid = int(key)
+        except ValueError:
+            raise InputError(f"{key!r} is not a Konami id", where=where) from None
+        ids = konami(kid, kind)
+        if not ids:
+            unmapped.append(str(kid))
+            continue
+        for c in ids:
+            if fam in POINTS_FAMILIES:
+                points[c] = n
+            elif n < 3:
+                limits[c] = n
+    b = Banlist(
+        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
+        limits=limits, points=points, source=_source(path), path=where, date_exact=True,
+    )
+    return OfficialList(b, "vector", len(reg), unmapped)
+
+
+def read_name_json(
+    path: Path, names: NameMap, family: str | None = None
+) -> OfficialList:
+    """A ``<date>.name.json`` file: ``{"English name": count}`` (early OCG, Master Duel)."""
+    where = str(path)
+    doc = _load_json(path)
+    m = _DATE_NAME.match(path.name)
+    if not isinstance(doc, dict) or m is None:
+        raise InputError("not a limit-regulation name list (<YYYY-MM-DD>.name.json)", where=where)
+    fam = _family(path, family)
+    day = _day(m.group(1), path)
+    limits: dict[int, int] = {}
+    points: dict[int, int] = {}
+    unmapped: list[str] = []
+    for name, v in doc.items():
+        n = _count(v, where, name)
+        ids = names(name_key(name), fam == "rush")
+        if not ids:
+            unmapped.append(name)
+            continue
+        for c in ids:
+            if fam in POINTS_FAMILIES:
+                points[c] = n
+            elif n < 3:
+                limits[c] = n
+    b = Banlist(
+        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
+        limits=limits, points=points, source=_source(path), path=where, date_exact=True,
+    )
+    return OfficialList(b, "name", len(doc), unmapped)
+
+
+def _day(value: Any, path: Path) -> dt.date:
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        m = _DATE_NAME.match(path.name)
+        if m:
+            return dt.date.fromisoformat(m.group(1))
+        raise InputError(f"date {value!r} is not YYYY-MM-DD", where=str(path)) from None
+
+
+# --------------------------------------------------------------------------- Duel Links
+
+
+_DL_TABLES = {"Speed": "duel-links", "Rush": "duel-links-rush"}
+
+
+def read_devdb(path: Path, names: NameMap) -> list[OfficialList]:
+    """Every Duel Links list of a forbidden-duel-links ``dev.db``, replayed in date order.
+
+    A list row holds only the changes announced that day; the list in force is the replay
+    of every change up to it ("No Longer on List" removes a card). "Limited N" is a group:
+    at most N cards in total from that category.
+    """
+    where = str(path)
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise InputError(f"cannot open SQLite database: {exc}", where=where) from None
+    out: list[OfficialList] = []
+    try:
+        types = dict(conn.execute("SELECT id, name FROM RestrictionType").fetchall())
+        for prefix, fam in _DL_TABLES.items():
+            rows = conn.execute(
+                f"SELECT b.date, c.name, r.typeId FROM {prefix}Restriction r "  # noqa: S608
+                f"JOIN {prefix}Banlist b ON b.id = r.banlistId "
+                f"JOIN {prefix}Card c ON c.id = r.cardId ORDER BY b.date, r.rowid"
+            ).fetchall()
+            out.extend(_replay(rows, types, fam, names, where))
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"not a forbidden-duel-links dev.db: {exc}", where=where) from None
+    finally:
+        conn.close()
+    return out
+
+
+def _epoch_day(value: Any) -> dt.date:
+    if isinstance(value, (int, float)):
+        return dt.datetime.fromtimestamp(value / 1000, dt.UTC).date()
+    return dt.date.fromisoformat(str(value)[:10])  # Prisma may also store ISO text
+
+
+def _replay(
+    rows: Sequence[tuple[Any, str, int]], types: dict[int, str], fam: str, names: NameMap,
+    where: str,
+) -> list[OfficialList]:
+    status: dict[str, str] = {}
+    days: list[tuple[dt.date, dict[str, str]]] = []
+    for raw_day, name, tid in rows:
+        day = _epoch_day(raw_day)
+        what = types.get(tid, "")
+        if what == "No Longer on List":
+            status.pop(name, None)
+        else:
+            status[name] = what
+        if days and days[-1][0] == day:
+            days[-1] = (day, dict(status))
+        else:
+            days.append((day, dict(status)))
+    rush = fam == "duel-links-rush"
+    out = []
+    src = f"{_REPO_DL} prisma/dev.db ({'Rush' if rush else 'Speed'})"
+    for day, state in days:
+        limits: dict[int, int] = {}
+        groups: dict[int, set[int]] = {}
+        unmapped: list[str] = []
+        for name, what in sorted(state.items()):
+            ids = names(name_key(name), rush)
+            if not ids:
+                unmapped.append(name)
+                continue
+            if what == "Forbidden":
+                for c in ids:
+                    limits[c] = 0
+            else:
+                m = re.fullmatch(r"Limited (\d)", what)
+                if m is None:
+                    raise InputError(f"unknown restriction {what!r} for {name!r}", where=where)
+                groups.setdefault(int(m.group(1)), set()).update(ids)
+        b = Banlist(
+            name=f"{day.isoformat()} {_LIST_NAMES[fam]}", family=fam, effective=day,
+            limits=limits,
+            groups=tuple(
+                Group(f"Limited {n}", n, frozenset(cs)) for n, cs in sorted(groups.items())
+            ),
+            source=src, path=where, date_exact=True,
+        )
+        out.append(OfficialList(b, "devdb", len(state), unmapped))
+    return out
+
+
+# --------------------------------------------------------------------------- mapping
+
+
+def konami_map_for(db: Any) -> KonamiMap | None:
+    """The card database's Konami id mapping (yaml-yugi data imported), else None."""
+    fn = getattr(db, "passcodes_for_konami", None)
+    if fn is None:
+        return None
+    if not fn(4007, "ocg_tcg"):  # Blue-Eyes White Dragon: no official data imported
+        return None
+    return fn  # type: ignore[no-any-return]
+
+
+def name_map_for(db: Any) -> NameMap:
+    """English names of the card database -> passcodes; Rush cards apart from the others."""
+    from deckcheck.model import Scope
+
+    plain: dict[str, list[int]] = {}
+    rush: dict[str, list[int]] = {}
+    for cid, lang, name, kind in db.iter_names():
+        if lang != "en" or kind not in ("name", "official", ""):
+            continue
+        card = db.get(cid)
+        if card is None or card.alias_kind == "artwork":
+            continue
+        is_rush = bool(card.scopes & (Scope.RUSH | Scope.LEGEND)) and not card.scopes & (
+            Scope.OCG | Scope.TCG
+        )
+        target = rush if is_rush else plain
+        got = target.setdefault(name_key(name), [])
+        if cid not in got:
+            got.append(cid)
+
+    def lookup(key: str, want_rush: bool) -> list[int]:
+        first, second = (rush, plain) if want_rush else (plain, rush)
+        got = first.get(key)
+        if got:
+            return _official_first(got)
+        return [] if not want_rush else _official_first(second.get(key, []))
+
+    return lookup
+
+
+def _official_first(ids: Iterable[int]) -> list[int]:
+    # A prerelease (100xxxxxx) row and its official printing: the official passcode.
+    ids = list(ids)
+    real = [c for c in ids if c < 100_000_000]
+    return real or ids
+
+
+# --------------------------------------------------------------------------- faults
+
+
+def check_faults(
+    lists: Sequence[OfficialList], previous: dict[str, Banlist]
+) -> tuple[list[OfficialList], list[Rejected]]:
+    """The lists to install and those refused, oldest first per family.
+
+    Refused: an empty list, one that loses more than half the entries of the previous list of
+    its family, or one whose ids/names mostly do not map. A refused list is not the
+    "previous" of the next one: the comparison is with the last list put in force.
+    """
+    keep: list[OfficialList] = []
+    bad: list[Rejected] = []
+    last: dict[str, int] = {f: _size(b) for f, b in previous.items()}
+    for ol in sorted(lists, key=lambda o: (o.banlist.family, o.banlist.effective)):
+        b = ol.banlist
+        n = ol.entries
+        reason = None
+        if ol.total == 0 or n == 0:
+            reason = "the list is empty (an upstream fault: an empty file is no list)"
+        elif len(ol.unmapped) * 2 > ol.total:
+            reason = f"{len(ol.unmapped)} of {ol.total} ids or names map to no card"
+        elif b.family in last and n * 2 < last[b.family]:
+            reason = (
+                f"it has {n} entries, less than half of the previous list's {last[b.family]}"
+            )
+        if reason is not None:
+            bad.append(Rejected(b.family, b.effective, b.source, reason))
+            continue
+        keep.append(ol)
+        last[b.family] = n
+    return keep, bad
+
+
+def _size(b: Banlist) -> int:
+    return len(b.limits) + len(b.points) + sum(len(g.cards) for g in b.groups)

@@ -1,0 +1,62 @@
+"""Announced lists: a deck legal on the event date that the next announced list makes illegal.
+
+* DC601 ``upcoming-list``: a warning, not an error. A list of the format's family dated after
+  the event date is "upcoming" (announced, not yet in force; ``banlist list`` marks it). When
+  a deck that is legal on the event date breaks that list (a card Forbidden, Limited or
+  Semi-Limited over its copies, a group over its total, points over the cap, a card off a
+  whitelist), one warning names the cards, their new status and the day the list takes
+  effect. Only the next announced list is compared, and only when no list was named with
+  ``--banlist``. The deck's verdict (exit code) does not change, except under ``--strict``.
+
+The comparison needs the next list, so the batch engine runs it after the deck is judged
+(``compare``); ``check`` yields nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+from deckcheck.codes import finding
+from deckcheck.model import Banlist, Finding
+from deckcheck.report import DeckReport
+from deckcheck.rules._base import Context
+
+NAME = "upcoming"
+#: codes of the list rules: what a new list can change
+_LIST_CODES = frozenset({"DC402", "DC403", "DC404", "DC405", "DC406", "DC407"})
+
+
+def check(ctx: Context) -> Iterator[Finding]:
+    return iter(())
+
+
+def next_list(store: Any, family: str, date: dt.date) -> Banlist | None:
+    """The first list of ``family`` that takes effect after ``date`` (announced), or None."""
+    for b in store.lists(family):
+        if b.effective > date:
+            return b  # type: ignore[no-any-return]
+    return None
+
+
+def compare(report: DeckReport, later: DeckReport, upcoming: Banlist) -> DeckReport:
+    """``report`` (the deck on the event date) with a DC601 warning when it is legal but
+    ``later`` (the same deck checked against ``upcoming`` on its day) breaks the list."""
+    if not report.legal:
+        return report
+    broken = [f for f in later.findings if f.code in _LIST_CODES and f.severity == "error"]
+    if not broken:
+        return report
+    what = "; ".join(f.message for f in broken[:10])
+    more = f"; and {len(broken) - 10} more" if len(broken) > 10 else ""
+    first = broken[0]
+    note = finding(
+        "DC601",
+        f"legal today, but illegal under the announced list {upcoming.name} from "
+        f"{upcoming.effective.isoformat()}: {what}{more}",
+        section=first.section,
+        line=first.line,
+    )
+    return dataclasses.replace(report, findings=(*report.findings, note))
