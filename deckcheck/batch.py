@@ -185,7 +185,7 @@ class Run:
         check_paths(req.inputs)
         upcoming = None
         if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
-            from deckcheck.formats.store import ListStore
+            from deckcheck.formats.catalog import ListStore
             from deckcheck.rules.upcoming import next_list
 
             upcoming = next_list(ListStore.default(), banlist.family, date)

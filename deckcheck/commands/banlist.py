@@ -77,7 +77,7 @@ def conflicts_cmd(family: str | None, lang: str, output: str) -> int:
     """Where sources disagree: each official list against the lflist list it hides (same
     family and month), card by card with the status each source gives."""
     from deckcheck.formats.sources import conflicts
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
     from deckcheck.listinfo import STATUS_WORDS, list_namer
 
     store = ListStore.default()

@@ -80,7 +80,10 @@ def sample_reports() -> list[DeckReport]:
     ]
 
 
-META = render.Meta("test", "Test Advanced", "2026.05 TEST", "2026-05-18", "2026-06-01")
+META = render.Meta(
+    "test", "Test Advanced", "2026.05 TEST", "2026-05-18", "2026-06-01",
+    list_source="tests/render/test_render.py (hand-made list)", list_date_exact=True,
+)
 
 
 def run(kind: str, reports: list[DeckReport], color: bool = False) -> tuple[str, str]:
@@ -131,7 +134,10 @@ def test_json_parses_and_has_spec_keys() -> None:
     doc = json.loads(out)
     assert doc["schema_version"] == 1
     assert doc["format"]["id"] == "test"
-    assert doc["banlist"] == {"name": "2026.05 TEST", "effective": "2026-05-18"}
+    assert doc["banlist"] == {  # source and date_exact: issue 15 (SPEC §7 adds them)
+        "name": "2026.05 TEST", "effective": "2026-05-18",
+        "source": "tests/render/test_render.py (hand-made list)", "date_exact": True,
+    }
     assert doc["summary"] == {"decks": 5, "legal": 3, "illegal": 2}
     assert doc["decks"][4]["player"] == "Alice | Smith"
     assert doc["decks"][4]["legal"] is True
