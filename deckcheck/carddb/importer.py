@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
-import os
 import re
 import shutil
 import sqlite3
@@ -20,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckcheck import fsio, notes
+from deckcheck import fsio, staging
 from deckcheck import paths as dc_paths
 from deckcheck.carddb import _common as common
 from deckcheck.errors import DataError, InputError
@@ -73,43 +71,8 @@ class _Plan:
 
 # --------------------------------------------------------------------------- locking
 
-_HELD: dict[str, int] = {}
-
-
-@contextlib.contextmanager
-def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
-    """Hold the exclusive import lock (re-entrant within one process).
-
-    A second process waits, saying so on stderr. ``deckcheck update`` may hold this lock
-    around its own work and call ``import_files`` inside it.
-    """
-    lock_file = lock_file or dc_paths.lock_path()
-    key = str(lock_file.resolve() if lock_file.exists() else lock_file.absolute())
-    if key in _HELD:
-        _HELD[key] += 1
-        try:
-            yield
-        finally:
-            _HELD[key] -= 1
-        return
-    lock_file.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            notes.note(
-                f"deckcheck: note: another import or update holds {lock_file}; waiting for it"
-            )
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        _HELD[key] = 1
-        try:
-            yield
-        finally:
-            del _HELD[key]
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+# The one lock of the data home lives in deckcheck.staging (imports and updates share it).
+exclusive_lock = staging.exclusive_lock
 
 
 # --------------------------------------------------------------------------- inspection
