@@ -100,3 +100,192 @@ def test_edit_refused_when_the_file_changed_since_it_was_read(tmp_path: Path) ->
     with pytest.raises(InputError, match="changed while it was being edited"):
         deckedit.save(df)
     assert deck.read_text() == "#main\n55144522\n#extra\n!side\n"
+
+
+# --------------------------------------------------------------------------- lists
+
+
+def lflist_text(version: int, lists: int = 6, entries: int = 300) -> str:
+    """``lists`` TCG lists (2026.01 …), every entry at limit ``version`` (0, 1 or 2)."""
+    out = []
+    for m in range(1, lists + 1):
+        out.append(f"!2026.{m:02d} TCG")
+        out.extend(f"{10_000_000 + i} {version} -- Card {i}" for i in range(entries))
+    return "\n".join(out) + "\n"
+
+
+def list_versions(home: Path) -> set[str]:
+    """The limit each installed TCG list gives (a set of one value: the lists agree)."""
+    got = set()
+    for p in sorted((home / "banlists" / "tcg").glob("*.yaml")):
+        text = p.read_text()
+        got.add("limit: 0" if "limit: 0" in text else "limit: 1" if "limit: 1" in text else "?")
+    return got
+
+
+def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *argv], env=_env(), capture_output=True, text=True,
+        timeout=120, **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_banlist_import_refuses_non_regular_files(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.conf"
+    os.mkfifo(fifo)
+    for arg in ("/dev/zero", str(fifo)):
+        r = _run(["banlist", "import", arg])  # a FIFO without a writer used to hang for ever
+        assert r.returncode == 2
+        assert r.stderr.strip() == (
+            f"deckcheck: error: {arg}: not a regular file (an lflist.conf file is)"
+        )
+
+
+def test_list_the_store_cannot_read_back_is_refused_at_import(
+    tmp_path: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deckcheck.datafile import MAX_YAML_BYTES
+
+    # 190k entries: under the lflist cap, but its YAML is over the store's cap
+    conf = tmp_path / "big.lflist.conf"
+    conf.write_text(lflist_text(0, lists=1, entries=190_000))
+    assert conf.stat().st_size < 16 * 1024 * 1024
+    assert main(["banlist", "import", str(conf)]) == 2
+    err = capsys.readouterr().err
+    assert f"over the {MAX_YAML_BYTES}-byte cap every reader applies; nothing written" in err
+    assert not (isolated_home / "banlists" / "tcg").exists() or not list(
+        (isolated_home / "banlists" / "tcg").iterdir()
+    )
+    assert main(["banlist", "list"]) == 0  # the home still works
+
+
+def test_banlist_import_waits_for_an_update_holding_the_lock(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    import time
+
+    from deckcheck import staging
+
+    conf = tmp_path / "a.lflist.conf"
+    conf.write_text(lflist_text(0, lists=1, entries=3))
+    with staging.home_lock():  # what `deckcheck update` holds for its whole run
+        p = subprocess.Popen(
+            [sys.executable, "-m", "deckcheck", "banlist", "import", str(conf)], env=_env(),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        time.sleep(3)
+        assert p.poll() is None  # waiting, not writing into the folder the update swaps
+        assert not (isolated_home / "banlists" / "tcg").exists()
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert "waiting for it" in err
+    assert (isolated_home / "banlists" / "tcg" / "2026-01-01.yaml").is_file()
+
+
+def tiny_mirror(root: Path) -> Path:
+    """Every required file of card_db/sources.yaml, tiny: a directory source for update."""
+    import sqlite3
+
+    from deckcheck.update.sources import load_components
+
+    for comp in load_components():
+        p = root / comp.owner / comp.repo / comp.path
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if comp.kind == "lists":
+            fam = {"0TCG": "TCG", "lflist": "OCG"}.get(p.name.split(".")[0], p.name.split(".")[0])
+            p.write_text(f"!2026.01 {fam}\n55144522 0 -- Pot of Greed\n")
+            continue
+        conn = sqlite3.connect(p)
+        conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+                     "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+                     "attribute INTEGER)")  # fmt: skip
+        conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
+        rows = [(55144522, "Pot of Greed"), (14558127, "Ash Blossom & Joyous Spring")]
+        conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
+                         [(i,) for i, _ in rows])  # fmt: skip
+        conn.executemany("INSERT INTO texts VALUES (?, ?, '')", rows)
+        conn.commit()
+        conn.close()
+    return root
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_banlist_import_during_update_is_kept(
+    tmp_path: Path, isolated_home: Path, trial: int
+) -> None:
+    mirror = tiny_mirror(tmp_path / "mirror")
+    conf = tmp_path / "house.lflist.conf"
+    conf.write_text("!2026.02 House\n14558127 1\n")
+    codes = run_together(
+        [["update", "--source", str(mirror), "--force"],
+         ["banlist", "import", str(conf), "--family", "house"]],
+        tmp_path / "go",
+    )  # fmt: skip
+    assert codes == [0, 0]
+    assert (isolated_home / "banlists" / "house" / "2026-02-01.yaml").is_file()
+    assert (isolated_home / "banlists" / "tcg").is_dir()
+
+
+def _mounted_tmpfs(path: Path, size: str) -> bool:
+    path.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                       capture_output=True)  # fmt: skip
+    return r.returncode == 0
+
+
+def test_banlist_import_on_a_full_disk_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    disk = tmp_path / "disk"
+    if not _mounted_tmpfs(disk, "400k"):
+        pytest.skip("mounting a tmpfs is not permitted here (needs root / CAP_SYS_ADMIN)")
+    try:
+        home = disk / "home"
+        monkeypatch.setenv("DECKCHECK_HOME", str(home))
+        monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path / "cache"))
+        conf = tmp_path / "many.lflist.conf"
+        conf.write_text(lflist_text(1, lists=8, entries=600))  # ~8 × 40 KB of YAML
+        (disk / "filler").write_bytes(b"\0" * 200_000)
+        assert main(["banlist", "import", str(conf)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "No space left on device; nothing was changed" in err[0], err
+        left = [p for p in home.rglob("*") if p.is_file() and p.name != ".lock"]
+        assert left == []  # no list, no temp file
+        (disk / "filler").unlink()
+        assert main(["banlist", "import", str(conf)]) == 0
+        assert len(list((home / "banlists" / "tcg").glob("*.yaml"))) == 8
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    import random
+    import signal
+    import time
+
+    rng = random.Random(20)
+    old, new = tmp_path / "old.conf", tmp_path / "new.conf"
+    old.write_text(lflist_text(0, lists=8, entries=400))
+    new.write_text(lflist_text(1, lists=8, entries=400))
+    assert _run(["banlist", "import", str(old)]).returncode == 0
+    # how long a whole import takes, so kills land anywhere in it
+    t0 = time.perf_counter()
+    assert _run(["banlist", "import", str(new)]).returncode == 0
+    whole = time.perf_counter() - t0
+    mixed = 0
+    for _ in range(20):
+        src = rng.choice([old, new])
+        p = subprocess.Popen([sys.executable, "-m", "deckcheck", "banlist", "import", str(src)],
+                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        time.sleep(rng.uniform(0.05, whole))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        got = list_versions(isolated_home)
+        mixed += len(got) != 1
+        assert "?" not in got
+    assert mixed == 0
+    assert _run(["banlist", "import", str(old)]).returncode == 0
+    litter = [p.name for p in (isolated_home / "banlists").rglob("*") if p.name.endswith(".tmp")]
+    assert litter == []
