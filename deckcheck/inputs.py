@@ -33,12 +33,24 @@ def check_paths(inputs: Iterable[str]) -> None:
 
 
 def walk_folder(folder: str | Path, suffixes: tuple[str, ...] = DECK_SUFFIXES) -> Iterator[str]:
-    """Deck files under ``folder``, recursively, in sorted order (the same on every run)."""
-    for root, dirs, files in os.walk(folder):
+    """Deck files under ``folder``, recursively, in sorted order (the same on every run).
+
+    A sub-folder that cannot be listed (permissions, I/O error) is yielded as itself, in its
+    place: the reader reports it (``read_item``), so its decks are never skipped unsaid.
+    """
+    failed: list[str] = []
+
+    def _failed(exc: OSError) -> None:
+        failed.append(str(exc.filename) if exc.filename else str(folder))
+
+    for root, dirs, files in os.walk(folder, onerror=_failed):
+        while failed:
+            yield failed.pop(0)
         dirs.sort()
         for name in sorted(files):
             if name.lower().endswith(suffixes):
                 yield os.path.join(root, name)
+    yield from failed
 
 
 def expand_inputs(
@@ -62,11 +74,13 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
     out: list[Path] = []
     for p in inputs:
         if p.is_dir():
-            found = sorted(
-                Path(q)
-                for q in walk_folder(p, suffixes)
-                if Path(q).suffix.lower() in suffixes and Path(q).is_file()
-            )
+            found = []
+            for q in walk_folder(p, suffixes):
+                if os.path.isdir(q):
+                    raise InputError(_unlisted(q), where=q)
+                if Path(q).suffix.lower() in suffixes and Path(q).is_file():
+                    found.append(Path(q))
+            found.sort()
             if not found:
                 names = ", ".join(suffixes)
                 raise InputError(f"no deck files ({names}) in this folder", where=str(p))
@@ -90,7 +104,18 @@ def read_item(item: Item) -> Deck:
         return decks.read_stdin()
     if item.startswith("ydke://"):
         return decks.read_string(item, source=item)
+    if os.path.isdir(item):  # a sub-folder the walker could not list
+        raise InputError(_unlisted(item), where=item)
     return decks.read_path(item)
+
+
+def _unlisted(folder: str) -> str:
+    try:
+        os.listdir(folder)
+        reason = "it could not be listed"
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    return f"cannot read this folder ({reason}): the decks in it were not checked"
 
 
 def item_source(item: Item) -> str:

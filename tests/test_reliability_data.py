@@ -289,3 +289,66 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
     assert _run(["banlist", "import", str(old)]).returncode == 0
     litter = [p.name for p in (isolated_home / "banlists").rglob("*") if p.name.endswith(".tmp")]
     assert litter == []
+
+
+# --------------------------------------------------------------------------- silent drops
+
+
+@pytest.mark.parametrize("line", [
+    "1500 Ash Blossom & Joyous Spring", "Ash Blossom & Joyous Spring x1500",
+    "x1000 Ash Blossom & Joyous Spring", "12000x Ash Blossom & Joyous Spring", "灰流丽 x1500",
+])  # fmt: skip
+def test_text_counts_over_999_are_reported(line: str) -> None:
+    d = decks.read_string(f"Main Deck\n3 Pot of Greed\n{line}\n", source="l.txt")
+    assert [e.query for e in d.entries()] == ["Pot of Greed"]
+    assert [(f.code, f.line) for f in d.findings] == [("DC101", 3)]
+    assert "a line holds at most 999 copies" in d.findings[0].message
+
+
+def test_text_counts_up_to_999_and_passcode_lines_still_read() -> None:
+    d = decks.read_string("999 Ash Blossom\n46986415 Dark Magician\n12345678 (note)\n", "l.txt")
+    assert [(e.count, e.query, e.card_id) for e in d.entries()] == [
+        (999, "Ash Blossom", None), (1, "46986415 Dark Magician", None), (1, None, 12345678),
+    ]  # fmt: skip
+    assert d.findings == []
+
+
+@pytest.mark.parametrize("line", ["14558127 14558127", "14558127,55144522", "1 2 3 14558127 5"])
+def test_ydk_line_with_several_passcodes_is_reported(line: str) -> None:
+    if line.startswith("1 2"):
+        line = "14558127 55144522 23434538"
+    d = decks.read_string(f"#main\n55144522\n{line}\n#extra\n!side\n", source="d.ydk")
+    assert [e.card_id for e in d.entries()] == [55144522]
+    assert [(f.code, f.line) for f in d.findings] == [("DC101", 3)]
+    assert "several passcodes on one line" in d.findings[0].message
+
+
+def test_ydk_text_after_a_passcode_is_still_a_comment() -> None:
+    d = decks.read_string("#main\n89631139 -- Blue-Eyes 2024\n60303245#created\n", "d.ydk")
+    assert [e.card_id for e in d.entries()] == [89631139, 60303245] and d.findings == []
+
+
+def test_unreadable_sub_folder_is_a_finding_not_nothing(tmp_path: Path) -> None:
+    top = tmp_path / "decks"
+    (top / "locked").mkdir(parents=True)
+    (top / "a.ydk").write_text("#main\n" + "55144522\n" * 40 + "#extra\n!side\n")
+    (top / "locked" / "illegal.ydk").write_text("#main\n14558127\n")
+    conf = tmp_path / "l.conf"
+    conf.write_text("!2026.01 TCG\n23434538 0\n")
+    assert _run(["banlist", "import", str(conf)]).returncode == 0
+    (top / "locked").chmod(0)
+    try:
+        # root reads any folder: drop the capabilities that let it (the test runs as root too)
+        cmd = [sys.executable, "-m", "deckcheck", "validate", str(top), "--output", "json"]
+        if os.geteuid() == 0:
+            cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
+        r = subprocess.run(cmd, env=_env(), capture_output=True, text=True, timeout=120)
+        diff = ["banlist", "diff", "tcg@2026-01-01", "tcg@2026-01-01", "--deck", str(top)]
+        cmd2 = [*cmd[: cmd.index(sys.executable) + 1], "-m", "deckcheck", *diff]
+        r2 = subprocess.run(cmd2, env=_env(), capture_output=True, text=True, timeout=120)
+    finally:
+        (top / "locked").chmod(0o755)
+    assert r.returncode == 1, r.stderr
+    assert str(top / "locked") in r.stdout and "DC101" in r.stdout
+    assert "cannot read this folder (Permission denied)" in r.stdout
+    assert r2.returncode == 2 and "cannot read this folder (Permission denied)" in r2.stderr
