@@ -188,6 +188,7 @@ def save(df: DeckFile) -> None:
                 where=str(df.path),
             )
         write_atomic(df.path, df.text, encoding=df.encoding)
+        df.original = read_path_bytes(df.path)  # a library user may edit and save again
     finally:
         if df.lock is not None:
             df.lock.release()
