@@ -277,8 +277,10 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
     mixed = 0
     for _ in range(20):
         src = rng.choice([old, new])
-        p = subprocess.Popen([sys.executable, "-m", "deckcheck", "banlist", "import", str(src)],
-                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        p = subprocess.Popen(
+            [sys.executable, "-m", "deckcheck", "banlist", "import", str(src)],
+            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.05, whole))
         p.send_signal(signal.SIGKILL)
         p.wait()
@@ -352,3 +354,35 @@ def test_unreadable_sub_folder_is_a_finding_not_nothing(tmp_path: Path) -> None:
     assert str(top / "locked") in r.stdout and "DC101" in r.stdout
     assert "cannot read this folder (Permission denied)" in r.stdout
     assert r2.returncode == 2 and "cannot read this folder (Permission denied)" in r2.stderr
+
+
+def test_text_line_with_a_pinned_passcode_and_a_huge_count_is_reported() -> None:
+    d = decks.read_string("1200 Pot of Greed (55144522)\n", "l.txt", kind="text")
+    assert d.entries() == [] and [f.code for f in d.findings] == ["DC101"]
+
+
+def test_convert_refuses_text_that_would_not_read_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "many.ydk"
+    src.write_text("#main\n" + "55144522\n" * 1200 + "#extra\n!side\n")
+    out = tmp_path / "out.txt"
+    assert main(["convert", str(src), "--to", "text", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "would not read back as the same deck (main/extra/side 1200/0/0 vs 0/0/0)" in err
+    assert not out.exists()
+
+
+def test_build_refuses_a_ydk_over_the_readers_line_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "big.txt"
+    src.write_text("999 Pot of Greed\n" * 12)
+    out = tmp_path / "big.ydk"
+    assert main(["build", str(src), "--out", str(out), "--no-names"]) == 2
+    err = capsys.readouterr().err
+    assert "over the 10000-line / 1048576-byte limit a deck file is read with" in err
+    assert not out.exists()
+    src.write_text("3 Pot of Greed\n")  # a normal list still builds
+    assert main(["build", str(src), "--out", str(out)]) == 0
+    assert decks.read_path(out).counts()["main"] == 3

@@ -232,7 +232,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
         if pin is not None and pin <= UINT32_MAX:
             t, pinned = bare, pin
         got = split_count(t)
-        if got is None and pinned is None:
+        if got is None:
             huge = _HUGE_COUNT.fullmatch(t)
             if huge and not _PASSCODE.fullmatch(t):
                 n_ = next(g for g in huge.groups() if g)
