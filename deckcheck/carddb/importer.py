@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 import re
 import shutil
 import sqlite3
@@ -31,6 +32,12 @@ _LOCALE_DIR = re.compile(r"(?:^|/)locales/([^/]+)/[^/]+$")
 # 9-digit passcode ranges only EDOPro uses (Rush 160…, skills 300…, unofficial 5…); YGOPro
 # has prerelease ids 100…/101… too, so those do not decide.
 _EDOPRO_ONLY_ID = 110_000_000
+#: Bounds on what one input file may make the importer do (a hostile cards.cdb): rows per
+#: table (the real BabelCDB holds ~14,000), characters per name (the longest real name is
+#: under 150), and seconds of SQLite work per file (the real file takes well under one).
+MAX_ROWS = 1_000_000
+MAX_NAME_CHARS = 1000
+MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
 _INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
@@ -103,11 +110,15 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
                 where=where,
             )
     try:
-        conn = connect_ro(path)
+        conn = _bounded(connect_ro(path))
     except sqlite3.Error as exc:
         raise InputError(f"cannot open: {exc}", where=where) from None
     try:
-        tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+        # Real tables only: a view named datas/texts can be recursive or endless.
+        tables = {
+            r[0].lower()
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         needed = ["texts"] if file_lang else ["datas", "texts"]
         missing = [t for t in needed if t not in tables]
         if missing:
@@ -136,7 +147,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
             bits |= int(ot or 0)
         max_id = conn.execute("SELECT max(id) FROM datas").fetchone()[0] or 0
     except sqlite3.DatabaseError as exc:
-        raise InputError(f"unreadable SQLite database: {exc}", where=where) from None
+        raise InputError(_db_error(exc, "unreadable SQLite database"), where=where) from None
     finally:
         conn.close()
     high = bool(bits & ~0xF)
@@ -209,22 +220,47 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
     return int(sid.fetchone()[0])
 
 
+def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` with SQLite work capped at ``MAX_SECONDS`` (then "interrupted")."""
+    deadline = time.monotonic() + MAX_SECONDS
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    return conn
+
+
+def _db_error(exc: sqlite3.DatabaseError, what: str) -> str:
+    if "interrupted" in str(exc):
+        return f"reading it took over {MAX_SECONDS:g} s; not a cards.cdb deckcheck can import"
+    return f"{what}: {exc}"
+
+
 def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` (its last column a name, cut at MAX_NAME_CHARS + 1 in SQL), at most
+    MAX_ROWS of them, within MAX_SECONDS; InputError past any bound."""
     try:
-        src = connect_ro(path)
+        src = _bounded(connect_ro(path))
         try:
-            return src.execute(sql).fetchall()
+            rows = src.execute(f"{sql} LIMIT {MAX_ROWS + 1}").fetchall()
         finally:
             src.close()
     except sqlite3.DatabaseError as exc:
-        raise InputError(f"cannot read: {exc}", where=str(path)) from None
+        raise InputError(_db_error(exc, "cannot read"), where=str(path)) from None
+    if len(rows) > MAX_ROWS:
+        raise InputError(f"more than {MAX_ROWS} rows: not a cards.cdb", where=str(path))
+    for r in rows:
+        if isinstance(r[-1], str) and len(r[-1]) > MAX_NAME_CHARS:
+            raise InputError(
+                f"card {r[0]}: a name over {MAX_NAME_CHARS} characters: not a cards.cdb",
+                where=str(path),
+            )
+    return rows
 
 
 def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     dialect = plan.dialect or "edopro"
     rows = _read(
         plan.path,
-        "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, t.name "
+        "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
+        f"substr(t.name, 1, {MAX_NAME_CHARS + 1}) "
         "FROM datas d LEFT JOIN texts t ON t.id = d.id",
     )
     sid = _source_id(conn, plan, len(rows), now)
@@ -259,7 +295,7 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
 
 def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     lang = plan.lang or "en"
-    rows = _read(plan.path, "SELECT id, name FROM texts")
+    rows = _read(plan.path, f"SELECT id, substr(name, 1, {MAX_NAME_CHARS + 1}) FROM texts")
     name_rows = [
         (int(cid), lang, name, "name")
         for cid, name in rows
@@ -317,6 +353,14 @@ def import_files(
         raise InputError("no files to import")
     db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
     plans = [_inspect(p, lang) for p in files]
+    if all(p.kind == "names" for p in plans) and not db_path.exists():
+        # A names file adds names to cards; alone it would build a database of 0 cards
+        # that hides the built-in sample.
+        raise InputError(
+            "names need cards: there is no card database yet; import a cards.cdb with it "
+            f"(deckcheck db import cards.cdb {files[0]})",
+            where=str(files[0]),
+        )
     _choose_dialects(plans, dialect)
     for p in plans:
         p.sha256 = sha256_file(p.path)
