@@ -77,8 +77,10 @@ def test_huge_view_named_texts_is_not_read(tmp_path: Path) -> None:
     p.parent.mkdir(parents=True)
     conn = sqlite3.connect(p)
     conn.execute(DATAS)
-    conn.execute("CREATE VIEW texts AS WITH RECURSIVE r(id, name) AS (SELECT 1, 'x' UNION ALL "
-                 "SELECT id + 1, 'x' FROM r LIMIT 50000000) SELECT id, name, '' AS desc FROM r")  # fmt: skip
+    conn.execute(
+        "CREATE VIEW texts AS WITH RECURSIVE r(id, name) AS (SELECT 1, 'x' UNION ALL "
+        "SELECT id + 1, 'x' FROM r LIMIT 50000000) SELECT id, name, '' AS desc FROM r"
+    )
     conn.commit()
     conn.close()
     _one_error(run(["db", "import", str(p)]), "missing table texts")
@@ -94,7 +96,10 @@ def test_name_of_twenty_mebibytes_is_refused_without_reading_it_whole(tmp_path: 
 
 
 def test_too_many_rows_and_too_slow_are_bounded(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    isolated_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     from deckcheck.carddb import importer
 
@@ -104,9 +109,10 @@ def test_too_many_rows_and_too_slow_are_bounded(
     assert "more than 10 rows: not a cards.cdb" in capsys.readouterr().err
     monkeypatch.setattr(importer, "MAX_ROWS", 1_000_000)
     monkeypatch.setattr(importer, "MAX_SECONDS", 0.0)  # every SQLite step is over time
+    monkeypatch.setattr(importer, "_PROGRESS_STEPS", 1)
     assert main(["db", "import", str(p)]) == 2
     assert "reading it took over 0 s" in capsys.readouterr().err
-    assert not (tmp_path / "home" / "cards.sqlite3").exists()
+    assert not (isolated_home / "cards.sqlite3").exists()
 
 
 def test_locale_only_import_into_an_empty_home_is_refused(

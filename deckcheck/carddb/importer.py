@@ -38,6 +38,7 @@ _EDOPRO_ONLY_ID = 110_000_000
 MAX_ROWS = 1_000_000
 MAX_NAME_CHARS = 1000
 MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
+_PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 _INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
@@ -223,7 +224,7 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
 def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     """``conn`` with SQLite work capped at ``MAX_SECONDS`` (then "interrupted")."""
     deadline = time.monotonic() + MAX_SECONDS
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
     return conn
 
 
