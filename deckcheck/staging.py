@@ -15,7 +15,8 @@ from pathlib import Path
 from deckcheck import notes
 from deckcheck import paths as dc_paths
 
-__all__ = ["STAGE_PREFIX", "clean_stale", "exclusive_lock", "home_lock", "write_all"]
+__all__ = ["READY", "STAGE", "STAGE_PREFIX", "clean_stale", "exclusive_lock",
+           "finish_interrupted", "home_lock", "swap_stage", "write_all"]
 
 #: Temp files ``write_all`` makes beside their targets (only a lock holder makes them).
 STAGE_PREFIX = ".dc-stage-"
@@ -61,12 +62,59 @@ def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
         os.close(fd)
 
 
-def home_lock() -> contextlib.AbstractContextManager[None]:
-    """The data home's lock (``paths.lock_path()``), keyed like ``deckcheck update`` keys it."""
+@contextlib.contextmanager
+def home_lock() -> Iterator[None]:
+    """Hold the data home's lock (``paths.lock_path()``); on first taking it, finish or
+    remove what a killed update left (``finish_interrupted``), so no import writes into
+    a state that a pending swap would then replace."""
     lock = dc_paths.lock_path()
     lock.parent.mkdir(parents=True, exist_ok=True)
     lock.touch(exist_ok=True)
-    return exclusive_lock(lock.resolve())
+    key = str(lock.resolve())
+    first = key not in _HELD
+    with exclusive_lock(lock.resolve()):
+        if first:
+            finish_interrupted(dc_paths.data_home())
+        yield
+
+
+#: In the data home: the next state of an update (database, lists), built whole.
+STAGE = ".update-stage"
+#: In STAGE: the state is complete; the swap may start (and is finished if interrupted).
+READY = "READY"
+
+
+def swap_stage(home: Path) -> None:
+    """Move the complete staged state into place (two renames). Idempotent: a run killed
+    half-way is finished by the next one, so the home ends old or new, never mixed."""
+    stage = home / STAGE
+    db = stage / dc_paths.database_path().name
+    if db.exists():
+        os.replace(db, dc_paths.database_path())
+    new_lists = stage / "banlists"
+    if new_lists.exists():
+        if dc_paths.lists_dir().exists():
+            os.replace(dc_paths.lists_dir(), stage / "banlists-old")
+        os.replace(new_lists, dc_paths.lists_dir())
+    (stage / READY).unlink(missing_ok=True)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def finish_interrupted(home: Path) -> None:
+    """What a killed update left: a complete (READY) stage is swapped in, anything else is
+    removed, as are stale files of older deckchecks' updates. Call it holding the lock."""
+    stage = home / STAGE
+    if (stage / READY).exists():
+        swap_stage(home)
+    shutil.rmtree(stage, ignore_errors=True)
+    old_lists = home / ".banlists-old"  # older layout: lists moved aside and not back
+    if old_lists.is_dir() and not dc_paths.lists_dir().exists():
+        os.replace(old_lists, dc_paths.lists_dir())
+    for leftover in (home / ".cards-update.sqlite3", home / ".cards-previous.sqlite3"):
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+    for d in (home / ".banlists-update", old_lists):
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def write_all(files: Sequence[tuple[Path, str]]) -> None:

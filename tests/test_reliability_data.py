@@ -386,3 +386,104 @@ def test_build_refuses_a_ydk_over_the_readers_line_limit(
     src.write_text("3 Pot of Greed\n")  # a normal list still builds
     assert main(["build", str(src), "--out", str(out)]) == 0
     assert decks.read_path(out).counts()["main"] == 3
+
+
+# --------------------------------------------------------------------------- update state
+
+
+def _custom_cdb(path: Path) -> Path:
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+                 "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+                 "attribute INTEGER)")  # fmt: skip
+    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
+    conn.execute("INSERT INTO datas VALUES (99999001, 3, 0, 17, 0, 0, 4, 1, 1)")
+    conn.execute("INSERT INTO texts VALUES (99999001, 'My House Dragon', '')")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_update_force_keeps_cards_added_with_db_import(
+    tmp_path: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deckcheck.carddb import open_db
+
+    mirror = tiny_mirror(tmp_path / "mirror")
+    assert main(["update", "--source", str(mirror)]) == 0
+    custom = _custom_cdb(tmp_path / "house.cdb")
+    assert main(["db", "import", str(custom)]) == 0
+    capsys.readouterr()
+    assert main(["update", "--source", str(mirror), "--force"]) == 0
+    err = capsys.readouterr().err
+    assert f"{custom}: imported with 'db import'; applied again over the update" in err
+    db = open_db()
+    assert db.get(99999001) is not None and db.name(99999001) == "My House Dragon"
+    assert db.get(55144522) is not None  # and the update's cards are there
+    custom.unlink()  # gone: the update says so instead of dropping it unsaid
+    assert main(["update", "--source", str(mirror), "--force"]) == 0
+    assert f"{custom}: imported with 'db import' but gone" in capsys.readouterr().err
+
+
+def test_killed_updates_leave_old_or_new_and_no_litter(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    import random
+    import signal
+    import sqlite3
+    import time
+
+    rng = random.Random(2020)
+    old = tiny_mirror(tmp_path / "old")
+    new = tiny_mirror(tmp_path / "new")
+    # the new state: another list version and one more card, so a mix of the two shows
+    for lf in (new / "ProjectIgnis" / "LFLists").glob("*.conf"):
+        lf.write_text(lf.read_text().replace("2026.01", "2026.03"))
+    conn = sqlite3.connect(new / "ProjectIgnis" / "BabelCDB" / "cards.cdb")
+    conn.execute("INSERT INTO datas VALUES (99999002, 3, 0, 2, 0, 0, 0, 0, 0)")
+    conn.execute("INSERT INTO texts VALUES (99999002, 'New Card', '')")
+    conn.commit()
+    conn.close()
+    house = tmp_path / "house.conf"
+    house.write_text("!2026.01 House\n55144522 1\n")
+
+    def state() -> tuple[bool, tuple[str, ...]]:
+        db = sqlite3.connect(isolated_home / "cards.sqlite3")
+        try:
+            has_new = db.execute("SELECT count(*) FROM cards WHERE id = 99999002").fetchone()
+        finally:
+            db.close()
+        lists = tuple(sorted(p.name for p in (isolated_home / "banlists" / "tcg").glob("*")))
+        return bool(has_new[0]), lists
+
+    assert _run(["update", "--source", str(old)]).returncode == 0
+    t0 = time.perf_counter()
+    assert _run(["update", "--source", str(new)]).returncode == 0
+    whole = time.perf_counter() - t0
+    kinds = set()
+    for _ in range(24):
+        before = state()
+        src = rng.choice([old, new])
+        after = (src == new, tuple(sorted({*before[1], "2026-03-01.yaml"} if src == new
+                                          else before[1])))  # fmt: skip
+        p = subprocess.Popen(
+            [sys.executable, "-m", "deckcheck", "update", "--source", str(src), "--force"],
+            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.05, whole))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        # the next command taking the home lock finishes or discards what the kill left
+        r = _run(["banlist", "import", str(house), "--family", "house"])
+        assert r.returncode == 0, r.stderr
+        got = state()
+        assert got in (before, after), (before, after, got)
+        kinds.add("old" if got == before and before != after else "new")
+        assert (isolated_home / "banlists" / "house" / "2026-01-01.yaml").is_file()
+    r = _run(["update", "--source", str(old), "--force"])
+    assert r.returncode == 0, r.stderr
+    litter = [p.name for p in isolated_home.iterdir() if p.name.startswith(".")]
+    litter += [p.name for p in (isolated_home / "cache").glob(".update-*")]
+    assert litter == [".lock"]

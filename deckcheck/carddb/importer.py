@@ -367,7 +367,12 @@ def import_files(
         p.sha256 = sha256_file(p.path)
         p.size = p.path.stat().st_size
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
+    lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if lock:
+        installed = db_path.absolute() == dc_paths.database_path().absolute()
+        # the installed database: the home lock (serialises with updates, finishes a
+        # killed one first); a database elsewhere: a lock beside it
+        lock_cm = staging.home_lock() if installed else exclusive_lock(db_path.parent / ".lock")
     with lock_cm:
         results = _build(db_path, plans, progress)
     conn = connect_ro(db_path)
