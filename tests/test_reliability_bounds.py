@@ -208,3 +208,34 @@ def test_redirect_to_ftp_is_not_followed(hostile: tuple[str, type[_Hostile]]) ->
     handler.mode = "ftp"
     r = run(["update", "--source", url], timeout=60)
     _one_error(r, "redirect to a ftp: URL refused (only http and https are followed)")
+
+
+# --------------------------------------------------------------------------- lookup work
+
+
+def test_fuzzy_lookups_per_deck_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deckcheck import decks
+    from deckcheck.carddb import open_db
+    from deckcheck.decks import resolve
+    from deckcheck.lookup import Index
+
+    monkeypatch.setattr(resolve, "MAX_FUZZY", 3)
+    db = open_db()
+    index = Index.for_db(db)
+    calls: list[str] = []
+
+    class Counting:
+        def resolve(self, query: str, lang: str | None = None) -> object:
+            calls.append(query)
+            return index.resolve(query)
+
+    text = "3 Pot of Greed\n" + "".join(f"1 Qzxv{i} Wyrm\n" for i in range(8)) + "1 Maxx \"C\"\n"
+    d = resolve.resolve_deck(decks.read_string(text, "l.txt"), db, Counting())
+    msgs = [f.message for f in d.findings]
+    # every line past the budget is reported, a real card too (Maxx "C"): never dropped
+    assert [f.code for f in d.findings] == ["DC102"] * 9
+    assert sum("not looked up: the list already has 3 names" in m for m in msgs) == 6
+    # only three were searched (each as "Qzxv0 Wyrm" and as the whole line "1 Qzxv0 Wyrm")
+    assert len({q for q in calls if "Qzxv" in q}) == 6
+    found = [e.card_id for e in d.entries() if e.card_id]
+    assert len(found) == 1  # Pot of Greed (the sample has it)
