@@ -239,3 +239,32 @@ def test_fuzzy_lookups_per_deck_are_bounded(monkeypatch: pytest.MonkeyPatch) -> 
     assert len({q for q in calls if "Qzxv" in q}) == 6
     found = [e.card_id for e in d.entries() if e.card_id]
     assert len(found) == 1  # Pot of Greed (the sample has it)
+
+
+def test_read_only_home_caches_the_lookup_index_elsewhere(tmp_path: Path) -> None:
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(ro)],
+                       capture_output=True)  # fmt: skip
+    if r.returncode != 0:
+        pytest.skip("mounting a tmpfs is not permitted here (needs root / CAP_SYS_ADMIN)")
+    try:
+        home = ro / "home"
+        cards = cdb(tmp_path / "cards.cdb", rows=50)
+        assert run(["db", "import", str(cards)], DECKCHECK_HOME=str(home)).returncode == 0
+        import shutil
+
+        shutil.rmtree(home / "cache", ignore_errors=True)
+        subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
+        tmp = tmp_path / "tmp"
+        tmp.mkdir()
+        env = {"DECKCHECK_HOME": str(home), "TMPDIR": str(tmp), "XDG_RUNTIME_DIR": ""}
+        first = run(["card", "search", "Card 7"], **env)
+        assert first.returncode == 0, first.stderr
+        private = tmp / f"deckcheck-{os.getuid()}-cache"
+        assert list(private.glob("lookup-*.pickle"))  # built once, kept outside the home
+        assert oct(private.stat().st_mode & 0o777) == "0o700"
+        second = run(["card", "search", "Card 7"], **env)
+        assert second.stdout == first.stdout and "not cached" not in second.stderr
+    finally:
+        subprocess.run(["umount", "-l", str(ro)], check=False)
