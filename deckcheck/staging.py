@@ -147,17 +147,18 @@ def write_all(files: Sequence[tuple[Path, str]]) -> None:
         os.replace(tmp, target)
 
 
-def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.0) -> int:
+def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.0,
+                recursive: bool = True) -> int:  # fmt: skip
     """Remove what killed runs left under ``folder`` (files or folders matching one of
-    ``patterns``, searched recursively); call it holding the lock that guards their
-    writers. ``older_than`` (seconds) spares what a writer outside the lock may still use.
+    ``patterns``, searched recursively unless ``recursive`` is False); call it holding the
+    lock that guards their writers. ``older_than`` (seconds) spares what a writer outside the lock may still use.
     Returns how many were removed."""
     removed = 0
     if not folder.is_dir():
         return 0
     now = time.time()
     for pattern in patterns:
-        for p in folder.rglob(pattern):
+        for p in folder.rglob(pattern) if recursive else folder.glob(pattern):
             try:
                 if older_than and now - p.lstat().st_mtime < older_than:
                     continue

@@ -103,9 +103,9 @@ def run_update(
     home.mkdir(parents=True, exist_ok=True)
     with staging.home_lock():  # also finishes or removes what a killed update left
         paths.cache_dir().mkdir(parents=True, exist_ok=True)
-        # download folders of killed updates (each up to a whole cards.cdb)
-        for old in paths.cache_dir().glob(".update-*"):
-            shutil.rmtree(old, ignore_errors=True)
+        # download folders of killed updates (each up to a whole cards.cdb), and the temp
+        # files of a state file write they were killed in
+        staging.clean_stale(paths.cache_dir(), [".update-*"], recursive=False)
         state = download.load_state()
         downloads_tmp = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.cache_dir()))
         try:
