@@ -151,8 +151,8 @@ def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.
                 recursive: bool = True) -> int:  # fmt: skip
     """Remove what killed runs left under ``folder`` (files or folders matching one of
     ``patterns``, searched recursively unless ``recursive`` is False); call it holding the
-    lock that guards their writers. ``older_than`` (seconds) spares what a writer outside the lock may still use.
-    Returns how many were removed."""
+    lock that guards their writers. ``older_than`` (seconds) spares what a writer outside
+    the lock may still use. Returns how many were removed."""
     removed = 0
     if not folder.is_dir():
         return 0
