@@ -80,3 +80,30 @@ def save(text: str, out: str | None) -> bool:
 
     write.write_atomic(out, text)
     return True
+
+
+def check_readable(text: str, to: str, deck: Deck) -> None:
+    """Refuse output that deckcheck (and the clients) could not read back whole: over the
+    reader's byte or line limit, or holding other counts than ``deck`` (a text line of 1000+
+    copies). InputError, so nothing is written."""
+    from deckcheck import decks
+    from deckcheck.decks.source import DEFAULT_LIMITS
+    from deckcheck.errors import InputError
+
+    size, lines = len(text.encode("utf-8")), text.count("\n")
+    if size > DEFAULT_LIMITS.max_bytes or lines > DEFAULT_LIMITS.max_lines:
+        raise InputError(
+            f"the {to} output would be {lines} lines / {size} bytes, over the "
+            f"{DEFAULT_LIMITS.max_lines}-line / {DEFAULT_LIMITS.max_bytes}-byte limit a deck "
+            "file is read with; nothing written",
+            where=deck.source,
+        )
+    back = decks.read_string(text, source="<output>", kind=to)
+    if back.counts() != deck.counts() or back.findings:
+        raise InputError(
+            f"the {to} output would not read back as the same deck (main/extra/side "
+            f"{'/'.join(str(v) for v in deck.counts().values())} vs "
+            f"{'/'.join(str(v) for v in back.counts().values())}); nothing written",
+            where=deck.source,
+        )
+

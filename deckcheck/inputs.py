@@ -141,11 +141,23 @@ class Discovery:
 
     # -- walking
     def walk(self, folder: str | Path) -> Iterator[str]:
-        """Deck files under ``folder``, recursively, in sorted order (the same on every run)."""
+        """Deck files under ``folder``, recursively, in sorted order (the same on every run).
+
+        A sub-folder that cannot be listed (permissions, I/O error) is yielded as itself, in
+        its place: the reader reports it (``read_item``), so its decks are never skipped unsaid.
+        """
         root = os.path.abspath(folder)
         top = self._git_top(root) if self.gitignore else root
         shown = str(folder)
-        for cur, dirs, files in os.walk(root):
+        failed: list[str] = []
+
+        def _failed(exc: OSError) -> None:
+            bad = str(exc.filename) if exc.filename else root
+            failed.append(os.path.join(shown, bad[len(root) + 1 :]) if bad != root else shown)
+
+        for cur, dirs, files in os.walk(root, onerror=_failed):
+            while failed:
+                yield failed.pop(0)
             keep = []
             for d in sorted(dirs):
                 full = os.path.join(cur, d)
@@ -163,6 +175,7 @@ class Discovery:
                     continue
                 # Report paths the way the user named the folder.
                 yield os.path.join(shown, full[len(root) + 1 :] if root != "/" else full[1:])
+        yield from failed
 
     def wanted(self, path: str) -> bool:
         """For a named file under a filter (pre-commit passes every staged file): would a
@@ -255,11 +268,13 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
     out: list[Path] = []
     for p in inputs:
         if p.is_dir():
-            found = sorted(
-                Path(q)
-                for q in walk_folder(p, suffixes)
-                if Path(q).suffix.lower() in suffixes and Path(q).is_file()
-            )
+            found = []
+            for q in walk_folder(p, suffixes):
+                if os.path.isdir(q):
+                    raise InputError(_unlisted(q), where=q)
+                if Path(q).suffix.lower() in suffixes and Path(q).is_file():
+                    found.append(Path(q))
+            found.sort()
             if not found:
                 names = ", ".join(suffixes)
                 raise InputError(f"no deck files ({names}) in this folder", where=str(p))
@@ -283,7 +298,18 @@ def read_item(item: Item) -> Deck:
         return decks.read_stdin()
     if item.startswith("ydke://"):
         return decks.read_string(item, source=item)
+    if os.path.isdir(item):  # a sub-folder the walker could not list
+        raise InputError(_unlisted(item), where=item)
     return decks.read_path(item)
+
+
+def _unlisted(folder: str) -> str:
+    try:
+        os.listdir(folder)
+        reason = "it could not be listed"
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    return f"cannot read this folder ({reason}): the decks in it were not checked"
 
 
 def item_source(item: Item) -> str:

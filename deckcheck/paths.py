@@ -59,17 +59,51 @@ def cache_dir() -> Path:
     ``$DECKCHECK_CACHE`` overrides; with ``$DECKCHECK_HOME`` set the cache stays inside that
     home (``$DECKCHECK_HOME/cache``, so a test's or a CI job's home is self-contained);
     otherwise the platform's user cache folder (platformdirs ``user_cache_dir``), not the
-    data folder: deleting it loses nothing.
+    data folder: deleting it loses nothing. When that folder cannot be written (a read-only
+    home), a private per-user folder under ``$XDG_RUNTIME_DIR`` or the temp folder.
     """
     env = os.environ.get("DECKCHECK_CACHE")
     if env:
-        return Path(env).expanduser()
-    home = os.environ.get("DECKCHECK_HOME")
-    if home:
-        return Path(home).expanduser() / "cache"
-    import platformdirs
+        chosen = Path(env).expanduser()
+    elif os.environ.get("DECKCHECK_HOME"):
+        chosen = Path(os.environ["DECKCHECK_HOME"]).expanduser() / "cache"
+    else:
+        import platformdirs
 
-    return Path(platformdirs.user_cache_dir("deckcheck", appauthor=False))
+        chosen = Path(platformdirs.user_cache_dir("deckcheck", appauthor=False))
+    if _writable(chosen):
+        return chosen
+    # A read-only home (a CI image, a mounted share) would rebuild the lookup index on every
+    # command (7–13 s): use a private folder of this user's instead.
+    return _private_cache() or chosen
+
+
+def _writable(folder: Path) -> bool:
+    """``folder`` can be written, or created in its nearest existing parent."""
+    p = folder
+    while not p.exists():
+        if p.parent == p:
+            return False
+        p = p.parent
+    return os.access(p, os.W_OK)
+
+
+def _private_cache() -> Path | None:
+    """``$XDG_RUNTIME_DIR/deckcheck-cache`` or ``$TMPDIR/deckcheck-<uid>-cache``: a folder of
+    this user's only (0700, owned by them; never one another user could plant files in,
+    since the lookup cache is a pickle). None when no such folder can be had."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp"
+    folder = Path(base) / f"deckcheck-{os.getuid()}-cache"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
+    except OSError:
+        return None
+    import stat
+
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return None
+    return folder
 
 
 def lock_path() -> Path:

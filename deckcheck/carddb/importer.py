@@ -8,18 +8,18 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import os
 import re
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckcheck import fsio, notes
+from deckcheck import fsio, staging
+from deckcheck import notes as dc_notes
 from deckcheck import paths as dc_paths
 from deckcheck.carddb import _common as common
 from deckcheck.errors import DataError, InputError
@@ -32,6 +32,13 @@ _LOCALE_DIR = re.compile(r"(?:^|/)locales/([^/]+)/[^/]+$")
 # 9-digit passcode ranges only EDOPro uses (Rush 160…, skills 300…, unofficial 5…); YGOPro
 # has prerelease ids 100…/101… too, so those do not decide.
 _EDOPRO_ONLY_ID = 110_000_000
+#: Bounds on what one input file may make the importer do (a hostile cards.cdb): rows per
+#: table (the real BabelCDB holds ~14,000), characters per name (the longest real name is
+#: under 150), and seconds of SQLite work per file (the real file takes well under one).
+MAX_ROWS = 1_000_000
+MAX_NAME_CHARS = 1000
+MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
+_PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 _INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
@@ -75,43 +82,8 @@ class _Plan:
 
 # --------------------------------------------------------------------------- locking
 
-_HELD: dict[str, int] = {}
-
-
-@contextlib.contextmanager
-def exclusive_lock(lock_file: Path | None = None) -> Iterator[None]:
-    """Hold the exclusive import lock (re-entrant within one process).
-
-    A second process waits, saying so on stderr. ``deckcheck update`` may hold this lock
-    around its own work and call ``import_files`` inside it.
-    """
-    lock_file = lock_file or dc_paths.lock_path()
-    key = str(lock_file.resolve() if lock_file.exists() else lock_file.absolute())
-    if key in _HELD:
-        _HELD[key] += 1
-        try:
-            yield
-        finally:
-            _HELD[key] -= 1
-        return
-    lock_file.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            notes.note(
-                f"deckcheck: note: another import or update holds {lock_file}; waiting for it"
-            )
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        _HELD[key] = 1
-        try:
-            yield
-        finally:
-            del _HELD[key]
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+# The one lock of the data home lives in deckcheck.staging (imports and updates share it).
+exclusive_lock = staging.exclusive_lock
 
 
 # --------------------------------------------------------------------------- inspection
@@ -189,11 +161,15 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
                 where=where,
             )
     try:
-        conn = connect_ro(path)
+        conn = _bounded(connect_ro(path))
     except sqlite3.Error as exc:
         raise InputError(f"cannot open: {exc}", where=where) from None
     try:
-        tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+        # Real tables only: a view named datas/texts can be recursive or endless.
+        tables = {
+            r[0].lower()
+            for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
         needed = ["texts"] if file_lang else ["datas", "texts"]
         missing = [t for t in needed if t not in tables]
         if missing:
@@ -222,7 +198,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
             bits |= _int(ot, "datas.ot", path)
         max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
     except sqlite3.DatabaseError as exc:
-        raise InputError(f"unreadable SQLite database: {exc}", where=where) from None
+        raise InputError(_db_error(exc, "unreadable SQLite database"), where=where) from None
     finally:
         conn.close()
     high = bool(bits & ~0xF)
@@ -295,22 +271,47 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
     return int(sid.fetchone()[0])
 
 
+def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` with SQLite work capped at ``MAX_SECONDS`` (then "interrupted")."""
+    deadline = time.monotonic() + MAX_SECONDS
+    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
+    return conn
+
+
+def _db_error(exc: sqlite3.DatabaseError, what: str) -> str:
+    if "interrupted" in str(exc):
+        return f"reading it took over {MAX_SECONDS:g} s; not a cards.cdb deckcheck can import"
+    return f"{what}: {exc}"
+
+
 def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
+    """Rows of ``sql`` (its last column a name, cut at MAX_NAME_CHARS + 1 in SQL), at most
+    MAX_ROWS of them, within MAX_SECONDS; InputError past any bound."""
     try:
-        src = connect_ro(path)
+        src = _bounded(connect_ro(path))
         try:
-            return src.execute(sql).fetchall()
+            rows = src.execute(f"{sql} LIMIT {MAX_ROWS + 1}").fetchall()
         finally:
             src.close()
     except sqlite3.DatabaseError as exc:
-        raise InputError(f"cannot read: {exc}", where=str(path)) from None
+        raise InputError(_db_error(exc, "cannot read"), where=str(path)) from None
+    if len(rows) > MAX_ROWS:
+        raise InputError(f"more than {MAX_ROWS} rows: not a cards.cdb", where=str(path))
+    for r in rows:
+        if isinstance(r[-1], str) and len(r[-1]) > MAX_NAME_CHARS:
+            raise InputError(
+                f"card {r[0]}: a name over {MAX_NAME_CHARS} characters: not a cards.cdb",
+                where=str(path),
+            )
+    return rows
 
 
 def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     dialect = plan.dialect or "edopro"
     rows = _read(
         plan.path,
-        "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, t.name "
+        "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
+        f"substr(t.name, 1, {MAX_NAME_CHARS + 1}) "
         "FROM datas d LEFT JOIN texts t ON t.id = d.id",
     )
     sid = _source_id(conn, plan, len(rows), now)
@@ -348,7 +349,7 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
 
 def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     lang = plan.lang or "en"
-    rows = _read(plan.path, "SELECT id, name FROM texts")
+    rows = _read(plan.path, f"SELECT id, substr(name, 1, {MAX_NAME_CHARS + 1}) FROM texts")
     name_rows = []
     for cid_, name_ in rows:
         cid = _passcode(cid_, "texts.id", plan.path)
@@ -430,6 +431,14 @@ def import_files(
             "installed database",
             where=str(extra[0].path),
         )
+    if plans and all(p.kind == "names" for p in plans) and not extra and not db_path.exists():
+        # A names file adds names to cards; alone it would build a database of 0 cards
+        # that hides the built-in sample.
+        raise InputError(
+            "names need cards: there is no card database yet; import a cards.cdb with it "
+            f"(deckcheck db import cards.cdb {files[0]})",
+            where=str(files[0]),
+        )
     notes: list[str] = []
 
     def _note(text: str) -> None:
@@ -442,7 +451,12 @@ def import_files(
         p.sha256 = sha256_file(p.path)
         p.size = p.path.stat().st_size
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    lock_cm = exclusive_lock(db_path.parent / ".lock") if lock else contextlib.nullcontext()
+    lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+    if lock:
+        installed = db_path.absolute() == dc_paths.database_path().absolute()
+        # the installed database: the home lock (serialises with updates, finishes a
+        # killed one first); a database elsewhere: a lock beside it
+        lock_cm = staging.home_lock() if installed else exclusive_lock(db_path.parent / ".lock")
     with lock_cm:
         if not replace:
             _check_installed(db_path)
@@ -539,7 +553,7 @@ def _build(
             total = len(plans) + len(extra)
             for i, plan in enumerate(plans, 1):
                 if progress:  # rendered by the CLI's progress sink (deckcheck.notes)
-                    notes.progress(f"\rimporting {i}/{total} {plan.path.name[-40:]:40}")
+                    dc_notes.progress(f"\rimporting {i}/{total} {plan.path.name[-40:]:40}")
                 if plan.kind == "cards":
                     n = _add_cards(conn, plan, now)
                 else:
@@ -550,13 +564,13 @@ def _build(
 
                 for i, oplan in enumerate(extra, len(plans) + 1):
                     if progress:
-                        notes.progress(f"\rimporting {i}/{total} {oplan.path.name[-40:]:40}")
+                        dc_notes.progress(f"\rimporting {i}/{total} {oplan.path.name[-40:]:40}")
                     got = official.apply(conn, oplan, now, note)
                     results.append(FileResult(
                         got.path, got.kind, got.rows, mapped=got.mapped, unmapped=got.unmapped
                     ))
             if progress:
-                notes.progress("\rbuilding indexes" + " " * 50 + "\n")
+                dc_notes.progress("\rbuilding indexes" + " " * 50 + "\n")
             _finish(conn, now)
             conn.execute("COMMIT")
             conn.close()

@@ -76,8 +76,8 @@ Examples:
 def conflicts_cmd(family: str | None, lang: str, output: str) -> int:
     """Where sources disagree: each official list against the lflist list it hides (same
     family and month), card by card with the status each source gives."""
-    from deckcheck.formats.sources import conflicts
     from deckcheck.formats.catalog import ListStore
+    from deckcheck.formats.sources import conflicts
     from deckcheck.listinfo import STATUS_WORDS, list_namer
 
     store = ListStore.default()

@@ -44,7 +44,7 @@ def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
     Every line must resolve to exactly one card: unknown and ambiguous names are listed
     with candidates and no .ydk is written, so a deck never silently lacks a card.
     """
-    from deckcheck.deckout import deck_text, load_deck, save
+    from deckcheck.deckout import check_readable, deck_text, load_deck, save
     from deckcheck.decks.cli_support import format_finding
 
     got = load_deck(list_file, lang=lang, resolve_always=True, check_passcodes=True)
@@ -57,6 +57,7 @@ def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
         click.echo(f"deckcheck: {n} line(s) not resolved; no deck written", err=True)
         return EXIT_ILLEGAL
     text = deck_text(got, "ydk", names=names, lang=lang)
+    check_readable(text, "ydk", got.deck)
     if not save(text, out):
         click.echo(text, nl=False)
     c = got.deck.counts()

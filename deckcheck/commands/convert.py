@@ -37,7 +37,7 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
     be read or a name that is unknown or ambiguous is reported (with suggestions) and
     nothing is written.
     """
-    from deckcheck.deckout import deck_text, load_deck, save
+    from deckcheck.deckout import check_readable, deck_text, load_deck, save
     from deckcheck.decks.cli_support import format_finding
 
     got = load_deck(input_, lang=lang, want_db=names or to == "text", want_index=to == "text")
@@ -49,6 +49,7 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
         click.echo(f"deckcheck: {len(got.problems)} problem(s); nothing written", err=True)
         return EXIT_ILLEGAL
     text = deck_text(got, to, names=names, lang=lang)
+    check_readable(text, to, got.deck)
     if not save(text, out):
         click.echo(text, nl=False)
     c = got.deck.counts()

@@ -31,6 +31,10 @@ class DeckFile:
     bom: bool = False
     deck: Deck = field(default_factory=lambda: Deck(source=""))
     format_hint: str | None = None  # from a "#format tcg" header comment
+    #: the bytes read: ``save`` refuses to write when the file changed since
+    original: bytes | None = field(default=None, repr=False, compare=False)
+    #: the edit lock held from ``load`` until ``save`` (or until released / collected)
+    lock: EditLock | None = field(default=None, repr=False, compare=False)
 
     @property
     def text(self) -> str:
@@ -38,6 +42,39 @@ class DeckFile:
         if self.trailing_newline and self.lines:
             body += self.newline
         return ("\ufeff" if self.bom else "") + body
+
+
+class EditLock:
+    """An exclusive ``flock`` on a lock file named after the deck's real path, in the cache
+    folder (not beside the deck: the user's folder gets no litter). Two edits of one file
+    serialise on it: the second reads the file only after the first has written it.
+    Without a writable cache folder there is no lock; ``save`` still refuses a file that
+    changed since it was read."""
+
+    def __init__(self, path: Path):
+        import fcntl
+        import hashlib
+        import os
+        import weakref
+
+        from deckcheck import paths
+
+        key = hashlib.sha256(os.fsencode(os.path.realpath(path))).hexdigest()[:32]
+        folder = paths.cache_dir() / "locks"
+        self.fd: int | None = None
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(folder / f"deck-{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            return  # read-only cache: the changed-file check in save() remains
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        self.fd = fd
+        self._finalizer = weakref.finalize(self, os.close, fd)
+
+    def release(self) -> None:
+        if self.fd is not None:
+            self._finalizer()  # closing the descriptor drops the flock
+            self.fd = None
 
 
 def format_hint(lines: Iterable[str]) -> str | None:
@@ -81,6 +118,7 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
         fsio.resolve_target(p)  # a FIFO or device is refused before it is read, not after
     except fsio.NotRegularFile as exc:
         raise InputError(str(exc.strerror), where=str(p)) from None
+    lock = EditLock(p) if p.exists() else None
     data = read_path_bytes(p)
     bom = data.startswith(b"\xef\xbb\xbf")
     # An edit writes the file back in the encoding it was read in (Shift-JIS stays Shift-JIS).
@@ -98,6 +136,8 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
         bom=bom,
         deck=deck,
         format_hint=format_hint(lines),
+        original=data,
+        lock=lock,
     )
 
 
@@ -138,7 +178,23 @@ def create(path: str | Path, format_id: str | None = None, *, force: bool = Fals
 
 
 def save(df: DeckFile) -> None:
-    """Write the edited file all or nothing (temp file + ``os.replace``)."""
+    """Write the edited file all or nothing (temp file + ``os.replace``), then release the
+    edit lock. InputError, nothing written, when the file changed since ``load`` read it (an
+    edit by a program that does not take the lock): an edit is never reported done when it
+    is not in the file."""
+    from deckcheck.decks.source import read_path_bytes
     from deckcheck.decks.write import write_atomic
+    from deckcheck.errors import InputError
 
-    write_atomic(df.path, df.text, encoding=df.encoding)
+    try:
+        if df.original is not None and read_path_bytes(df.path) != df.original:
+            raise InputError(
+                "the file changed while it was being edited; nothing written (run the edit "
+                "again)",
+                where=str(df.path),
+            )
+        write_atomic(df.path, df.text, encoding=df.encoding)
+        df.original = read_path_bytes(df.path)  # a library user may edit and save again
+    finally:
+        if df.lock is not None:
+            df.lock.release()

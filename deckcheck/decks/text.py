@@ -78,6 +78,15 @@ ID_SUFFIX = re.compile(r"(.*?\S)\s*[(\[]\s*#?(\d{5,10})\s*[)\]]$")
 BULLET = re.compile(r"^(?:[-*•·・]\s+|\d+[.)]\s+(?=\d))")
 _COUNT_ONLY = re.compile(r"[x×*]?\d{1,4}[x×*]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"^[-=_*~#]{3,}$")
+# A count of 1000 or more ("1500 Ash Blossom", "Ash Blossom x1500"): the count forms take at
+# most three digits, so such a line would read as one copy of a name starting "1500 …";
+# no card name starts with four digits, and a deck never needs that many copies. A longer
+# number before a name without an "x" ("46986415 Dark Magician") may be a passcode: not this.
+_HUGE_COUNT = re.compile(
+    r"(?:([1-9]\d{3,})(?:\s*[x×*]\s*|[x×*])\S.*|([1-9]\d{3})\s+\S.*|[x×*]([1-9]\d{3,})\s+\S.*"
+    r"|.*?\S\s*[x×*]\s*([1-9]\d{3,})\s*)$",
+    re.IGNORECASE,
+)
 
 
 #: The ways a count is written on a card line, tried in this order: (pattern, count group,
@@ -223,6 +232,14 @@ def parse_lines(lines: list[str], source: str) -> Deck:
         if pin is not None and pin <= UINT32_MAX:
             t, pinned = bare, pin
         got = split_count(t)
+        if got is None:
+            huge = _HUGE_COUNT.fullmatch(t)
+            if huge and not _PASSCODE.fullmatch(t):
+                n_ = next(g for g in huge.groups() if g)
+                deck.findings.append(unreadable(
+                    section, no, raw, f"count {n_[:12]}: a line holds at most 999 copies"
+                ))  # fmt: skip
+                continue
         count, name = got if got else (1, t)
         if count < 1:
             deck.findings.append(unreadable(section, no, raw, "count 0"))

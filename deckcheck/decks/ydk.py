@@ -25,6 +25,10 @@ def _number(digits: str) -> int:
     digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
 
+# After a line's passcode: another one ("14558127 14558127", "1,2"): clients read only the
+# first, so the line is reported rather than half counted.
+_ANOTHER = re.compile(r"[\s,;|/]+[0-9]{5,10}(?:$|[\s,;|/])")
+
 _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
 
 
@@ -85,6 +89,9 @@ def parse_lines(lines: list[str], source: str) -> Deck:
         n = _number(m.group(1))
         if n > UINT32_MAX:
             deck.findings.append(unreadable(section, no, raw, "passcode too large"))
+            continue
+        if _ANOTHER.match(s, m.end(1)):
+            deck.findings.append(unreadable(section, no, raw, "several passcodes on one line"))
             continue
         target.append(DeckEntry(section, n, no, 1, None, raw))
         seen_content = True

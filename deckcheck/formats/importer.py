@@ -4,6 +4,7 @@ atomically, the same list from two sources merged, differences reported.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -88,6 +89,9 @@ def read_lists(
             # "file.conf#2024.09 TCG": one list of a file that holds several.
             head, _, pick = str(p).rpartition("#")
             p = Path(head)
+        if p.exists() and not p.is_file():
+            # /dev/zero, a FIFO, a socket: a list file is a regular file (bounded, no hang)
+            raise InputError("not a regular file (an lflist.conf file is)", where=str(p))
         lists = lflist.parse_file(p)
         if pick is not None:
             lists = [lf for lf in lists if name_key(lf.name) == name_key(pick)]
@@ -147,9 +151,29 @@ def import_lflists(
     changes nothing. Everything is read and checked before the first file is written.
     """
     from deckcheck import paths as _paths
-    from deckcheck.cardnames import database_near, list_key
+    from deckcheck import staging
 
     target = Path(out_dir or dest or _paths.lists_dir())
+    home = _paths.data_home().absolute()
+    in_home = target.absolute() == home or home in target.absolute().parents
+    # The home's lists are installed state: an import serialises with updates and other
+    # imports on the home lock, so neither swaps the other's work away. --out elsewhere
+    # is the user's own folder: no lock.
+    with staging.home_lock() if in_home else contextlib.nullcontext():
+        if in_home:
+            staging.clean_stale(target, [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"])
+        return _import(paths, target, family, effective, konami, konami_missing)
+
+
+def _import(
+    paths: Sequence[Path], target: Path, family: str | None, effective: dt.date | None,
+    konami: KonamiMap | None = None, konami_missing: str = "error",
+) -> ImportResult:
+    from deckcheck import paths as _paths
+    from deckcheck import staging
+    from deckcheck.cardnames import database_near, list_key
+    from deckcheck.datafile import MAX_YAML_BYTES
+
     db = database_near(target)
     result = ImportResult()
     chosen: dict[tuple[str, dt.date], tuple[Banlist, list[str]]] = {}
@@ -191,14 +215,25 @@ def import_lflists(
             conflict = Conflict(b.family, b.effective, (prev[0].source, b.source), tuple(diff))
             result.conflicts.append(conflict)
             dc_notes.note(f"deckcheck: note: {conflict.message()}")
-    from deckcheck.formats.catalog import is_official, seed_cache, write_atomic
+    from deckcheck.formats.catalog import is_official, seed_cache
 
+    to_write: list[tuple[Path, str]] = []
+    seeds: list[tuple[Path, Banlist]] = []
     for (fam, eff), (b, notes) in sorted(chosen.items()):
         path = target / fam / f"{eff.isoformat()}.yaml"
         text = to_yaml(b, notes)
+        size = len(text.encode("utf-8"))
+        if size > MAX_YAML_BYTES:
+            # What the importer writes, the store must read back (its YAML cap).
+            raise InputError(
+                f"list {b.name!r} ({len(b.limits) + len(b.points)} entries) would be a "
+                f"{size}-byte list file, over the {MAX_YAML_BYTES}-byte cap every reader "
+                "applies; nothing written",
+                where=b.path or b.source,
+            )
         try:
             old = path.read_text(encoding="utf-8")
-        except OSError:
+        except (OSError, UnicodeDecodeError):
             old = None
         if old == text:
             result.unchanged.append(path)
@@ -209,12 +244,23 @@ def import_lflists(
             result.unchanged.append(path)
             continue
         else:
-            write_atomic(path, text)
+            to_write.append((path, text))
             result.written.append(path)
-            if target.resolve() == _paths.lists_dir().resolve():
-                seed_cache(path, replace(b, path=str(path)))
+            seeds.append((path, b))
         result.lists.append(replace(b, path=str(path)))
         result.notes.extend(notes)
+    try:
+        staging.write_all(to_write)  # every list or none (a full disk changes nothing)
+    except OSError as exc:
+        from deckcheck.errors import DataError
+
+        where = getattr(exc, "filename", None) or str(target)
+        raise DataError(
+            f"cannot write the lists: {exc.strerror or exc}; nothing was changed", where=where
+        ) from None
+    if target.resolve() == _paths.lists_dir().resolve():
+        for path, b in seeds:
+            seed_cache(path, replace(b, path=str(path)))
     return result
 
 

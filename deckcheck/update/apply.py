@@ -1,10 +1,11 @@
 """One update, all or nothing: download and check every file, then build, then swap in.
 
-Order matters for "never a broken database": (1) every file is downloaded and checked; (2) the
-card database is built beside the installed one and swapped in (the old one kept aside); (3)
-the lists are imported into a copy of the lists folder, named through the new cards, and
-swapped in. A failure anywhere puts the old database back, so nothing the user sees changes;
-the whole run holds the import lock.
+(1) every file is downloaded and checked; (2) the next state is built whole in
+``<home>/.update-stage``: the card database (upstream files, then the files the user added
+with ``db import``) and a copy of the lists folder with the new lists imported, named
+through the new cards; (3) a READY mark, then the swap (two renames). A failure before the
+mark changes nothing; a kill after it is finished by the next run that takes the lock
+(``staging.finish_interrupted``). The whole run holds the home lock.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from deckcheck import paths
+from deckcheck import paths, staging
 from deckcheck.errors import DataError
 from deckcheck.update import download
 from deckcheck.update.download import Fetched, Fetcher
@@ -96,21 +97,20 @@ def run_update(
     ``only`` is "cards" (cards and names) or "lists". ``force`` rebuilds even when nothing
     changed. Raises DataError/InputError (nothing changed) on any failure.
     """
-    from deckcheck.carddb.importer import exclusive_lock
-
     src = resolve_source(source)
     comps = load_components(only)
     home = paths.data_home()
     home.mkdir(parents=True, exist_ok=True)
-    lock = paths.lock_path()
-    lock.touch(exist_ok=True)  # so the re-entrant lock keys this path the same way as the importer
-    with exclusive_lock(lock.resolve()):
-        state = download.load_state()
+    with staging.home_lock():  # also finishes or removes what a killed update left
         paths.cache_dir().mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.cache_dir()))
+        # download folders of killed updates (each up to a whole cards.cdb), and the temp
+        # files of a state file write they were killed in
+        staging.clean_stale(paths.cache_dir(), [".update-*"], recursive=False)
+        state = download.load_state()
+        downloads_tmp = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.cache_dir()))
         try:
             fetcher = Fetcher(
-                src, state, staging, sleep=sleep, retries=retries, backoff=backoff,
+                src, state, downloads_tmp, sleep=sleep, retries=retries, backoff=backoff,
                 timeout=timeout, progress=progress,
             )
             files = [fetcher.fetch(c) for c in comps]
@@ -134,11 +134,69 @@ def run_update(
             download.commit_downloads(files, state)
             download.save_state(state)
             # what the official data could not map (counts, examples) reaches the user
-            result.notes += _apply(files, state, want_cards, import_lflists, home)
+            result.notes += _apply(files, state, want_cards, import_lflists, home, result.notes)
             result.cards_updated, result.lists_updated = want_cards, import_lflists is not None
             return result
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            shutil.rmtree(downloads_tmp, ignore_errors=True)
+
+
+STAGE = staging.STAGE
+_READY = staging.READY
+_swap = staging.swap_stage
+finish_interrupted = staging.finish_interrupted
+
+
+def _user_files(files: list[Fetched]) -> tuple[list[tuple[Path, str, str | None, str | None]],
+                                               list[str]]:  # fmt: skip
+    """Files the user added with ``db import`` (not from this update): (path, kind, lang,
+    dialect) to apply again over the new upstream data, and notes on the ones it replaces
+    or cannot find any more. An update never drops a user's cards unsaid."""
+    from deckcheck.sqlite import connect_ro
+
+    db_path = paths.database_path()
+    if not db_path.is_file():
+        return [], []
+    try:
+        conn = connect_ro(db_path)
+        try:
+            rows = conn.execute(
+                "SELECT path, kind, lang, dialect, sha256 FROM sources WHERE kind != 'sample' "
+                "ORDER BY id"
+            ).fetchall()
+        finally:
+            conn.close()
+    except Exception:  # noqa: BLE001 (a damaged database: the update replaces it)
+        return [], ["the installed database could not be read; rebuilt from the update alone"]
+    ours = {str(Path(f.path).absolute()) for f in files if f.path}
+    downloads = str(download.downloads_dir().absolute()) + os.sep
+    upstream = {(Path(f.comp.path).name, f.comp.kind, _lang_of(f.comp.path)) for f in files}
+    keep: list[tuple[Path, str, str | None, str | None]] = []
+    said: list[str] = []
+    for path, kind, lang, dialect, _sha in rows:
+        if path in ours or path.startswith(downloads):
+            continue
+        p = Path(path)
+        if (p.name, kind, lang if kind == "names" else None) in {
+            (n, k, lg if k == "names" else None) for n, k, lg in upstream
+        }:
+            said.append(f"{path}: replaced by the update's {p.name} ({kind}"
+                        f"{' ' + lang if kind == 'names' else ''})")  # fmt: skip
+            continue
+        if not p.is_file():
+            said.append(f"{path}: imported with 'db import' but gone; its cards are no longer "
+                        "in the database (import it again)")  # fmt: skip
+            continue
+        keep.append((p, kind, lang, dialect))
+        said.append(f"{path}: imported with 'db import'; applied again over the update")
+    return keep, said
+
+
+def _lang_of(path: str) -> str | None:
+    from deckcheck.carddb import _common as common
+
+    parts = Path(path).parts
+    return common.lang_code(parts[-2]) if "locales" in parts and len(parts) > 1 else None
 
 
 def _apply(
@@ -147,57 +205,46 @@ def _apply(
     want_cards: bool,
     import_lflists: Callable[..., Any] | None,
     home: Path,
+    said: list[str] | None = None,
 ) -> list[str]:
+    """Build the next state in ``home/.update-stage`` (database and lists, the lists named
+    through the new database), mark it complete, swap it in; the import's notes."""
     from deckcheck.carddb.importer import import_files
 
-    new_db = home / ".cards-update.sqlite3"
-    old_db = home / ".cards-previous.sqlite3"
-    new_lists = home / ".banlists-update"
-    old_lists = home / ".banlists-old"
-    db_path = paths.database_path()
+    stage = home / STAGE
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir()
     progress = sys.stderr.isatty()
-    for leftover in (new_db, old_db):
-        leftover.unlink(missing_ok=True)
-    for d in (new_lists, old_lists):
-        shutil.rmtree(d, ignore_errors=True)
-    had_db = db_path.is_file()
-    swapped_db = False
     notes: list[str] = []
     try:
         if want_cards:
+            new_db = stage / paths.database_path().name
             # official files (yaml-yugi, YGOJSON) are told apart by content and go last
             cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
+            keep, notes_ = _user_files(files)
             summary = import_files(cdbs, db_path=new_db, dialect="edopro", progress=progress)
             notes += summary.notes
-            # The list importer names cards through the installed database, so the new one
-            # goes in first; the old one stays linked as old_db to roll back to.
-            if had_db:
-                _keep(db_path, old_db)
-            os.replace(new_db, db_path)
-            swapped_db = True
+            for p, kind, lang, dialect in keep:
+                import_files([p], db_path=new_db, dialect=dialect if kind == "cards" else None,
+                             lang=lang if kind == "names" else None, progress=progress)  # fmt: skip
+            if said is not None:
+                said.extend(notes_)
         if import_lflists is not None:
+            new_lists = stage / "banlists"
             if paths.lists_dir().is_dir():
                 shutil.copytree(paths.lists_dir(), new_lists, symlinks=True)
             else:
                 new_lists.mkdir(parents=True)
             confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
+            # names cards through stage's database
             import_lflists(confs, dest=new_lists, konami_missing="skip")
-            # renames within one folder: the lists folder is always whole
-            if paths.lists_dir().exists():
-                os.replace(paths.lists_dir(), old_lists)
-            os.replace(new_lists, paths.lists_dir())
+        fd = os.open(stage / _READY, os.O_WRONLY | os.O_CREAT, 0o644)
+        os.fsync(fd)
+        os.close(fd)
     except BaseException:
-        if swapped_db:
-            if had_db:
-                os.replace(old_db, db_path)
-            else:
-                db_path.unlink(missing_ok=True)
+        shutil.rmtree(stage, ignore_errors=True)
         raise
-    finally:
-        for f_ in (new_db, old_db):
-            f_.unlink(missing_ok=True)
-        shutil.rmtree(new_lists, ignore_errors=True)
-        shutil.rmtree(old_lists, ignore_errors=True)
+    _swap(home)
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
     kinds = (set(CARD_KINDS) if want_cards else set()) | (
         {"lists"} if import_lflists is not None else set()

@@ -12,12 +12,14 @@ import email.utils
 import hashlib
 import http.client
 import json
+import os
 import shutil
 import socket
 import sqlite3
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +32,15 @@ from deckcheck.sqlite import connect_ro, is_sqlite
 from deckcheck.update.sources import Component, Source
 
 TIMEOUT = 30.0  # seconds per connect/read
+#: A download that brings fewer than STALL_BYTES in any STALL_SECONDS is given up (a server
+#: dripping a byte at a time never trips the socket timeout), and no file takes more than
+#: FILE_SECONDS in all its attempts: a stalled update ends within a minute, nothing changed.
+#: The environment overrides them (tests use small values).
+STALL_BYTES = int(os.environ.get("DECKCHECK_UPDATE_STALL_BYTES", 16 * 1024))
+STALL_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_STALL_SECONDS", 20))
+FILE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_FILE_SECONDS", 60))
+#: The whole download phase of one update (every file), however fast each file is.
+UPDATE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_SECONDS", 1800))
 RETRIES = 3  # attempts after the first for transient failures
 BACKOFF = 1.0  # first delay; doubles per attempt (1, 2, 4 s)
 _CHUNK = 1 << 16
@@ -90,8 +101,14 @@ def _check_cdb(path: Path, comp: Component, where: str) -> None:
         raise DataError("corrupt download: not an SQLite database", where=where)
     try:
         conn = connect_ro(path, immutable=True)
+        deadline = time.monotonic() + FILE_SECONDS
+        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
         try:
-            tables = {r[0].lower() for r in conn.execute("SELECT name FROM sqlite_master")}
+            # real tables only: a view named datas/texts can be recursive or endless
+            tables = {
+                r[0].lower()
+                for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
             missing = [t for t in ("datas", "texts") if t not in tables]
             if missing:
                 raise DataError(
@@ -197,6 +214,23 @@ def _reason(exc: BaseException, timeout: float = TIMEOUT) -> str:
     return f"network error: {inner}"
 
 
+class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows redirects to http(s) URLs only (urllib's default also follows ftp://)."""
+
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
+                         newurl: str) -> Any:  # fmt: skip
+        scheme = urllib.parse.urlparse(newurl).scheme.lower()
+        if scheme not in ("http", "https"):
+            raise urllib.error.HTTPError(
+                req.full_url, code, f"redirect to a {scheme or 'relative'}: URL refused "
+                f"(only http and https are followed): {newurl[:200]}", headers, fp,
+            )
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_OPENER = urllib.request.build_opener(_HttpOnlyRedirects())
+
+
 class Fetcher:
     """Downloads components into a staging folder, reusing the cache when upstream agrees."""
 
@@ -218,6 +252,8 @@ class Fetcher:
         self.timeout = TIMEOUT if timeout is None else timeout
         self.progress = sys.stderr.isatty() if progress is None else progress
         self.requests = 0  # HTTP requests sent, for the summary
+        self.started = time.monotonic()
+        self._deadline = self.started + UPDATE_SECONDS  # this file's, set per file
 
     # -- public
 
@@ -259,8 +295,12 @@ class Fetcher:
     def _from_url(self, comp: Component, url: str) -> Fetched:
         cached = self._cached(comp, url)
         attempt = 0
+        now = time.monotonic()
+        self._deadline = min(now + FILE_SECONDS, self.started + UPDATE_SECONDS)
         while True:
             try:
+                if time.monotonic() >= self._deadline:
+                    raise DataError(self._late(), where=url)
                 return self._attempt(comp, url, cached)
             except _Missing:
                 if comp.required:
@@ -270,12 +310,22 @@ class Fetcher:
                 if attempt >= self.retries:
                     raise DataError(exc.message, where=url) from None
                 delay = self.backoff * (2**attempt)
+                if time.monotonic() + delay >= self._deadline:
+                    raise DataError(f"{exc.message}; {self._late()}", where=url) from None
                 attempt += 1
                 notes.note(
                     f"deckcheck: note: {url}: {exc.message}; retry {attempt}/{self.retries} "
                     f"in {delay:g} s"
                 )
                 self.sleep(delay)
+
+    def _late(self) -> str:
+        if self._deadline >= self.started + UPDATE_SECONDS:
+            return f"gave up: the update took over {UPDATE_SECONDS:g} s"
+        return f"gave up after {FILE_SECONDS:g} s on this file"
+
+    def _timeout(self) -> float:
+        return max(0.1, min(self.timeout, self._deadline - time.monotonic()))
 
     def _attempt(
         self, comp: Component, url: str, cached: tuple[dict[str, Any], Path] | None
@@ -290,7 +340,7 @@ class Fetcher:
         req = urllib.request.Request(url, headers=headers)
         self.requests += 1
         try:
-            resp = urllib.request.urlopen(req, timeout=self.timeout)  # noqa: S310 (http/https only)
+            resp = _OPENER.open(req, timeout=self._timeout())
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 304 and cached is not None:
@@ -324,12 +374,26 @@ class Fetcher:
         got = 0
         name = comp.key
         try:
+            window_start, window_got = time.monotonic(), 0
             with target.open("wb") as out:
                 while True:
-                    chunk = resp.read(_CHUNK)
+                    # read1: what has arrived, so the clock is checked between drips
+                    chunk = resp.read1(_CHUNK)
                     if not chunk:
                         break
                     got += len(chunk)
+                    window_got += len(chunk)
+                    now = time.monotonic()
+                    if now >= self._deadline:
+                        raise DataError(f"{self._late()} ({got} bytes received)", where=url)
+                    if now - window_start >= STALL_SECONDS:
+                        if window_got < STALL_BYTES:
+                            raise DataError(
+                                f"stalled: {window_got} bytes in {now - window_start:.0f} s "
+                                f"(under {STALL_BYTES} bytes per {STALL_SECONDS:g} s); gave up",
+                                where=url,
+                            )
+                        window_start, window_got = now, 0
                     if got > comp.max_bytes:
                         raise DataError(
                             f"more than {comp.max_bytes} bytes: over the cap for this file",
