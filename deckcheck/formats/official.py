@@ -100,8 +100,15 @@ def name_key(name: str) -> str:
 
 
 def sniff(path: Path) -> str | None:
-    """"vector", "name", "devdb" for an official list file, None for anything else (lflist)."""
+    """"vector", "name", "devdb" for an official list file, None for anything else (lflist).
+
+    Only a regular file is opened: a FIFO or device would block or never end here; the
+    lflist reader then refuses it with a clear message."""
+    import stat
+
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
         with path.open("rb") as f:
             head = f.read(64)
     except OSError:

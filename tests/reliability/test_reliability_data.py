@@ -189,6 +189,8 @@ def tiny_mirror(root: Path) -> Path:
     from deckcheck.update.sources import load_components
 
     for comp in load_components():
+        if not comp.required:  # optional files (official data) may be missing from a mirror
+            continue
         p = root / comp.owner / comp.repo / comp.path
         p.parent.mkdir(parents=True, exist_ok=True)
         if comp.kind == "lists":
