@@ -121,6 +121,17 @@ class Ranker:
                     return self._ent_name[e]
         return self._ent_name[rng[0]] if rng else str(card)
 
+    def cards_with_name_containing(self, key: str) -> set[int]:
+        """Cards with a name (any language, readings too) whose key contains ``key`` (a
+        normalized word): the name terms of the search language."""
+        out: set[int] = set()
+        ent_card = self._ent_card
+        for kid, k in enumerate(self._keys):
+            if key in k:
+                for e in self._postings(kid):
+                    out.add(ent_card[e])
+        return out
+
     def _postings(self, kid: int) -> Iterable[int]:
         return self._post[self._post_start[kid] : self._post_start[kid + 1]]
 
