@@ -334,9 +334,15 @@ class Ranker:
         first = self._fuzzy(key, lang, limit, decide - margin)
         offer(first)
         decided = any(f.score >= decide for f in first)
-        if not decided or len(best) < limit:
+
+        def full(floor: float) -> bool:
+            # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
+            # below it cannot change the first ``limit`` (skipping it is lossless).
+            return sum(1 for m in best.values() if m.score >= floor) >= limit
+
+        if (not decided or len(best) < limit) and not full(decide - margin):
             offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
-        if not decided:
+        if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit))
         return ranked()
 

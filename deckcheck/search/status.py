@@ -110,3 +110,57 @@ def statuses(db: Any, passcode: int, date: dt.date) -> tuple[list[dict[str, Any]
                 continue
         rows.append(format_status(card, fmt, bl, date, passcode))
     return rows, notes
+
+
+#: Release regions ``card show`` lists (when the database has official release data).
+RELEASE_REGIONS = ("ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks")
+
+
+def releases(db: Any, passcode: int) -> tuple[list[dict[str, Any]], str | None]:
+    """The card's first release per region, and a note when the data is not installed."""
+    first = getattr(db, "first_release", None)
+    out: list[dict[str, Any]] = []
+    if callable(first):
+        regions = getattr(db, "release_regions", None)
+        wanted = regions(passcode) if callable(regions) else list(RELEASE_REGIONS)
+        set_of = getattr(db, "first_release_set", None)
+        for region in wanted:
+            day = first(passcode, region)
+            if day is not None:
+                row: dict[str, Any] = {"region": region, "date": day.isoformat()}
+                if callable(set_of):
+                    row["set"] = set_of(passcode, region)
+                out.append(row)
+        if out:
+            return out, None
+    card = db.get(passcode)
+    for region, day in (("ocg", getattr(card, "ocg_date", None)),
+                        ("tcg", getattr(card, "tcg_date", None))):  # fmt: skip
+        if day is not None:
+            out.append({"region": region, "date": day.isoformat()})
+    if out:
+        return out, None
+    return [], "no release dates installed (official release data: `deckcheck db import`)"
+
+
+def extend_info(db: Any, index: Any, info: dict[str, Any], date: dt.date,
+                lang: str | None) -> None:  # fmt: skip
+    """Add to ``card show``'s record: the status in every format on ``date``, release dates
+    per region, and the "treated as" cards that count as this one."""
+    cid = int(info["id"])
+    info["date"] = date.isoformat()
+    info["formats"], notes = statuses(db, cid, date)
+    if notes:
+        info["formats_notes"] = notes
+    info["releases"], note = releases(db, cid)
+    if note:
+        info["releases_note"] = note
+    canonical = int(info["canonical"])
+    alternates = set(info.get("alternates") or [])
+    treated = []
+    for other in db.same_card(canonical) if hasattr(db, "same_card") else []:
+        c = db.get(other)
+        if other == cid or other in alternates or c is None or c.alias_kind != "treated_as":
+            continue
+        treated.append({"id": other, "name": db.name(other, lang or "en")})
+    info["treated_as"] = treated

@@ -86,6 +86,9 @@ class Row:
             return f"R{self.stars}"
         return str(self.stars)
 
+    def scope_text(self) -> str:
+        return ",".join(Scope(self.scopes).names())
+
     def atk_text(self) -> str:
         return ("?" if self.atk < 0 else str(self.atk)) if self.is_monster else ""
 
