@@ -405,8 +405,12 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
               show_default=True, help="Output kind.")  # fmt: skip
 def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang: str,
           format_id: str | None, date_text: str | None, output: str) -> int:  # fmt: skip
-    """Composition of DECK and the odds of opening each card."""
+    """Composition of DECK and the odds of opening each card; with --card, only the odds
+    of opening the named cards (at least one of each --card group)."""
     from deckcheck import deckedit
+    from deckcheck.commands.deck_between import lang_code
+
+    lang = lang_code(lang)
 
     s = _session(format_id, date_text)
     df = s.load(path)
@@ -441,28 +445,51 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
         doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
                "composition": comp, "cards": [js(o) for o in per_card],
                "groups": [js(o) for o in groups]}  # fmt: skip
+        if groups:  # cards named: only their odds
+            doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
+                   "groups": [js(o) for o in groups],
+                   "p_each": deckedit.p_each(n_main, [o.copies for o in groups], hand)}
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    from deckcheck.render.table import table
+
+    if groups:
+        # Cards named: only their odds (at least one of each group), nothing else.
+        rows = [[f"{o.p_any * 100:.2f}%", o.copies, o.label] for o in groups]
+        out = [f"Opening hand of {hand} from {n_main}:"]
+        out += ["  " + line for line in table(["P(≥1)", "COPIES", "CARDS"], rows, right=(0, 1))]
+        if len(groups) > 1:
+            both = deckedit.p_each(n_main, [o.copies for o in groups], hand)
+            out.append(f"  P(at least one of each of the {len(groups)}): {both * 100:.2f}%")
+        click.echo("\n".join(out))
         return EXIT_OK
     c = comp["counts"]
     out = [f"{path}: main {c['main']}, extra {c['extra']}, side {c['side']}"]
-
-    def kv(d: dict[str, Any]) -> str:
-        return ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
-
-    out.append(f"  Main Deck:   {kv(comp['main'])}")
-    out.append(f"  subtypes:    {kv(comp['subtypes'])}")
     avg = comp["average_level"]
-    out.append(f"  levels:      {kv(comp['levels'])}" + (f" (average {avg})" if avg else ""))
-    out.append(f"  attributes:  {kv(comp['attributes'])}")
-    out.append(f"  types:       {kv(comp['types'])}")
-    out.append(f"  Extra Deck:  {kv(comp['extra'])}")
-    out.append(f"Opening hand of {hand} from {n_main}: P(at least one)")
+    comp_rows: list[list[object]] = []
+    for label, key in (("Main Deck", "main"), ("subtypes", "subtypes"), ("levels", "levels"),
+                       ("attributes", "attributes"), ("types", "types"),
+                       ("Extra Deck", "extra")):  # fmt: skip
+        items = list(comp[key].items())
+        if key == "levels":
+            items = [(f"level {k}", v) for k, v in items]
+        for i, (k, v) in enumerate(items):
+            comp_rows.append([label if i == 0 else "", k, v])
+    out += ["  " + line for line in table(["GROUP", "WHAT", "COPIES"], comp_rows, right=(2,))]
+    if avg:
+        out.append(f"  average level {avg}")
+    out.append(f"Opening hand of {hand} from {n_main}:")
+    odds_rows = []
     for o in sorted(per_card, key=lambda o: -o.p_any):
-        row = f"  {o.p_any * 100:6.2f}%  {o.copies} × {o.label}"
+        row: list[object] = [f"{o.p_any * 100:.2f}%", o.copies, o.label]
         if exact_table:
-            row += "   exactly: " + " ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly))
-        out.append(row)
-    for o in groups:
-        out.append(f"  {o.p_any * 100:6.2f}%  any of {o.copies} cards: {o.label}")
+            row.append(" ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly)))
+        odds_rows.append(row)
+    heads = ["P(≥1)", "COPIES", "CARD"] + (["P(exactly k)"] if exact_table else [])
+    out += ["  " + line for line in table(heads, odds_rows, right=(0, 1))]
     click.echo("\n".join(out))
     return EXIT_OK
+
+
+# The commands between games and files (diff, side, draw) register on the group above.
+from deckcheck.commands import deck_between as _between  # noqa: E402,F401

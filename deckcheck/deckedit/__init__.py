@@ -48,6 +48,7 @@ from deckcheck.deckedit.files import (
 from deckcheck.deckedit.operations import Change, add, check_target, move, pick_section, remove
 from deckcheck.deckedit.session import Session
 from deckcheck.deckedit.stats import (
+    p_each,
     ATTRIBUTES,
     EXTRA_KINDS,
     GROUP_SEP,
@@ -68,6 +69,7 @@ from deckcheck.deckedit.stats import (
 )
 
 __all__ = [
+    "p_each",
     "ATTRIBUTES", "EDITORS", "EXTRA_KINDS", "GROUP_SEP", "KINDS", "RACES", "SECTION_LABEL",
     "Change", "Check", "Checked", "DeckFile", "EditError", "Editor", "Group", "Line",
     "NotResolved", "Odds", "Session", "TextEditor", "YdkEditor", "YdkeEditor", "add", "art_root",
