@@ -89,10 +89,7 @@ def test_query_matches_the_cards_table(real_db: Any, real_index: Any, query: str
     assert want and got == want
 
 
-def test_synchro_query_through_the_cli(lookup_home_dir: Path, real_db: Any,  # noqa: F811
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
-    monkeypatch.setenv("DECKCHECK_CACHE", str(lookup_home_dir.parent / "search-cache"))
+def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None:  # noqa: F811
     res = CliRunner().invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500", "--limit",
                                    "0", "-o", "json"], standalone_mode=False)
     assert res.return_value == 0
@@ -109,7 +106,16 @@ def test_synchro_query_through_the_cli(lookup_home_dir: Path, real_db: Any,  # n
     assert len(text) == 11  # header + the default --limit of 10
 
 
-def test_list_and_format_terms(real_db: Any, real_index: Any) -> None:  # noqa: F811
+@pytest.fixture
+def on_real_home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+                 tmp_path: Path) -> Path:
+    monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
+    monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path / "cache"))
+    return lookup_home_dir
+
+
+def test_list_and_format_terms(on_real_home: Path, real_db: Any,  # noqa: F811
+                               real_index: Any) -> None:  # noqa: F811
     from deckcheck.formats.store import ListStore
 
     day = dt.date(2026, 8, 1)
