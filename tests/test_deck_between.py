@@ -133,7 +133,9 @@ def test_draw_is_repeatable_with_a_seed(deck_ydk: Path, capsys: pytest.CaptureFi
     assert {c["id"] for c in a["hands"][0]} <= main_ids
 
 
-def test_stats_table_and_named_cards_only(deck_ydk: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_stats_table_and_named_cards_only(
+    deck_ydk: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["deck", "stats", str(deck_ydk)]) == 0
     out = capsys.readouterr().out
     assert "GROUP" in out and "level 8" in out

@@ -1,6 +1,7 @@
 """Issue 19: resolution never guesses; one ranking for search and resolve; exact beats
 normalised beats fuzzy; kanji variants, BCP 47 tags, seed fan names as nicknames."""
 
+# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """The card search language: parsing and its errors (no data), and evaluation against the
 real card database, with the expected sets computed straight from the cards table."""
 
+# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 import datetime as dt
@@ -65,7 +66,8 @@ pytestmark = pytest.mark.realdata
 def _expected(db_path: Path, where: str) -> set[int]:
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
-        return {r[0] for r in conn.execute(f"SELECT id FROM cards WHERE name_key = id AND ({where})")}
+        sql = f"SELECT id FROM cards WHERE name_key = id AND ({where})"
+        return {r[0] for r in conn.execute(sql)}
     finally:
         conn.close()
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import click
-
 from typing import Any
+
+import click
 
 from deckcheck.commands.options import date_option, lang_option, output_option, renamed
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
@@ -60,7 +60,7 @@ def search(query: str, lang: str | None, limit: int, date_text: str | None, outp
     admits, by name, with type, attribute, monster type, level and ATK/DEF.
     """
     from deckcheck.cardinfo import kind_of, open_lookup, search_rows
-    from deckcheck.render.card import query_text, search_text
+    from deckcheck.render.card import search_text
     from deckcheck.search import is_query
 
     db, index = open_lookup()

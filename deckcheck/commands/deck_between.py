@@ -29,8 +29,8 @@ def lang_code(value: str) -> str:
 def load_any(arg: str, lang: str) -> tuple[Any, Any, Any]:
     """(deck, db, index) of a .ydk, a text list, a ydke:// link or ``-``; a name that does
     not resolve is listed and the command exits 1."""
-    from deckcheck.decks.cli_support import format_finding
     from deckcheck.deckout import load_deck
+    from deckcheck.decks.cli_support import format_finding
 
     got = load_deck(arg, lang=lang, want_db=True, want_index=True)
     if got.problems:

@@ -48,7 +48,6 @@ from deckcheck.deckedit.files import (
 from deckcheck.deckedit.operations import Change, add, check_target, move, pick_section, remove
 from deckcheck.deckedit.session import Session
 from deckcheck.deckedit.stats import (
-    p_each,
     ATTRIBUTES,
     EXTRA_KINDS,
     GROUP_SEP,
@@ -64,6 +63,7 @@ from deckcheck.deckedit.stats import (
     main_copies,
     named_group_odds,
     p_at_least_one,
+    p_each,
     p_exactly,
     split_group,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,7 +119,7 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
                     + [("out", art_root(c, db), n) for c, n in outs])
 
 
-def _rebuild(deck: Deck, after: dict[str, Counter[int]]) -> Deck:
+def _rebuild(deck: Deck, after: Mapping[Any, Counter[int]]) -> Deck:
     """A copy of ``deck`` with these counts per section (file order kept, new cards last)."""
     from dataclasses import replace
 

@@ -19,11 +19,11 @@ from collections.abc import Set
 
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.lookup.ranking import DECIDE, MARGIN, raw_key
+from deckcheck.lookup.records import Match, Resolution
 
 #: Shortest query (key characters) a fuzzy match may decide for: in shorter ones one typo is
 #: a large share of the name and often names another card.
 MIN_FUZZY_DECIDE = {0: 6, 1: 4, 2: 4}
-from deckcheck.lookup.records import Match, Resolution
 
 
 def decide(query: str, ranked: list[Match], official: Set[int]) -> Resolution:

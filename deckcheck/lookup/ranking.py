@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import unicodedata
 from array import array
-from collections import Counter
-from dataclasses import replace as _replace
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace as _replace
 
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.normalize import normalize, script_of
@@ -331,14 +331,23 @@ class Ranker:
         # 2. the wide suggestion pass only when nothing decides or fewer than ``limit`` hit;
         # 3. partial matches only when nothing decides.
         decide, margin = DECIDE[script], MARGIN[script]
-        first = self._fuzzy(key, lang, limit, decide - margin)
-        offer(first)
-        decided = any(f.score >= decide for f in first)
 
         def full(floor: float) -> bool:
             # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
             # below it cannot change the first ``limit`` (skipping it is lossless).
             return sum(1 for m in best.values() if m.score >= floor) >= limit
+
+        def kth() -> float:
+            # The score a new match must beat to enter the first ``limit`` (0: room left).
+            if len(best) < limit:
+                return 0.0
+            return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
+
+        # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
+        # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
+        first = self._fuzzy(key, lang, limit, max(decide - margin, min(kth(), 100.0)))
+        offer(first)
+        decided = any(f.score >= decide for f in first)
 
         if (not decided or len(best) < limit) and not full(decide - margin):
             offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))

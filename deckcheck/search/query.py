@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from deckcheck.errors import InputError
 from deckcheck.model import SUBTYPE_BITS
@@ -91,7 +90,7 @@ class Or:
     nodes: tuple[Node, ...]
 
 
-Node = Union[Term, Not, And, Or]
+Node = Term | Not | And | Or
 
 
 def tokenize(text: str) -> list[str]:

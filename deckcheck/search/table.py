@@ -188,7 +188,9 @@ def _compile(node: Node, ctx: Context) -> Callable[[Row], bool]:
 
 def _cost(node: Node) -> int:
     if isinstance(node, Term):
-        return 2 if node.key in ("format", "legal") else 1 if node.key in ("limit", "released") else 0
+        if node.key in ("format", "legal"):
+            return 2
+        return 1 if node.key in ("limit", "released") else 0
     if isinstance(node, Not):
         return _cost(node.node)
     return max(_cost(n) for n in node.nodes)
