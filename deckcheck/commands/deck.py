@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from deckcheck.commands.options import lang_callback
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 
 _SECTIONS = ("main", "extra", "side")
@@ -96,6 +97,7 @@ def _edit_opts(f: Any) -> Any:
     f = click.option("--strict", is_flag=True,
                      help="Exit 1 when the deck is illegal after the edit.")(f)  # fmt: skip
     f = click.option("--lang", default="en", show_default=True, metavar="L",
+                     callback=lang_callback,
                      help="Language of card names in messages.")(f)  # fmt: skip
     return _common(f)
 
@@ -111,6 +113,9 @@ Examples:
   deckcheck deck remove my.ydk 14558127 -n 1
   deckcheck deck show my.ydk --lang ja
   deckcheck deck stats my.ydk --hand 5 --card "Ash Blossom|Effect Veiler"
+  deckcheck deck diff my.ydk "ydke://…"
+  deckcheck deck side my.ydk --side-in "2*Nibiru" --side-out "2*Maxx C"
+  deckcheck deck draw my.ydk --hand 6 --seed 42
 
 Edits keep the file's format (.ydk with its comments, text list, ydke:// link)
 and are written all or nothing. Exit codes: 0 done (an edit exits 0 even when
@@ -167,7 +172,8 @@ Examples:
   deckcheck deck show my.ydk --output json""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
+              help="Language of names.")  # fmt: skip
 @_common
 @click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output kind.")  # fmt: skip
@@ -399,7 +405,8 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
 @click.option("--card", "cards", multiple=True, metavar="CARD[|CARD…]",
               help="A card or a group of cards; may be repeated.")  # fmt: skip
 @click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
+              help="Language of names.")  # fmt: skip
 @_common
 @click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output kind.")  # fmt: skip
