@@ -12,45 +12,15 @@ from typing import Any
 
 import click
 
+from deckcheck.commands.deck_common import (
+    _SECTIONS,
+    _card,
+    _common,
+    _finding_line,
+    _session,
+)
 from deckcheck.commands.options import lang_callback
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
-
-_SECTIONS = ("main", "extra", "side")
-
-
-def _date(value: str | None) -> dt.date:
-    from deckcheck.commands.options import parse_date
-
-    return parse_date(value)
-
-
-def _session(format_id: str | None, date_text: str | None) -> Any:
-    from deckcheck.carddb import open_db
-    from deckcheck.deckedit import Session
-    from deckcheck.lookup import Index
-
-    db = open_db()  # before the date: its "using the sample" note comes first
-    return Session(db, Index.for_db(db), _date(date_text), format_id)
-
-
-def _card(resolve: Any, query: str) -> int | None:
-    """``resolve(query)``, or None after printing the candidates (the caller exits 1)."""
-    from deckcheck import deckedit
-
-    try:
-        return int(resolve(query))
-    except deckedit.NotResolved as exc:
-        cands = exc.candidates()
-        if exc.resolution.status == "ambiguous":
-            click.echo(f'deckcheck: "{query}" matches more than one card:', err=True)
-        else:
-            hint = "; did you mean:" if cands else " (no similar name)"
-            click.echo(f'deckcheck: unknown card "{query}"{hint}', err=True)
-        for cid, name in cands:
-            click.echo(f"  {cid:>9}  {name}", err=True)
-        if cands:
-            click.echo("  (give the passcode or the full name)", err=True)
-        return None
 
 
 def _section(main: bool, extra: bool, side: bool) -> Any:
@@ -58,13 +28,6 @@ def _section(main: bool, extra: bool, side: bool) -> Any:
     if len(picked) > 1:
         raise click.UsageError("give at most one of --main, --extra, --side")
     return picked[0] if picked else None
-
-
-def _finding_line(f: Any) -> str:
-    where = f.section or "deck"
-    if f.line is not None:
-        where += f":{f.line}"
-    return f"{where} {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"
 
 
 def _legality_text(chk: Any, fmt: Any, date: dt.date) -> list[str]:
@@ -83,14 +46,6 @@ _SECTION_OPTS = [
     click.option("--extra", "to_extra", is_flag=True, help="The Extra Deck."),
     click.option("--side", "to_side", is_flag=True, help="The Side Deck."),
 ]
-
-
-def _common(f: Any) -> Any:
-    f = click.option("-d", "--date", "date_text", metavar="YYYY-MM-DD",
-                     help="Date the list in force is taken for (default: today).")(f)  # fmt: skip
-    f = click.option("-f", "--format", "format_id", metavar="ID",
-                     help="Format (default: the deck's '#format' line, else tcg).")(f)  # fmt: skip
-    return f
 
 
 def _edit_opts(f: Any) -> Any:
@@ -452,10 +407,8 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
         doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
                "composition": comp, "cards": [js(o) for o in per_card],
                "groups": [js(o) for o in groups]}  # fmt: skip
-        if groups:  # cards named: only their odds
-            doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
-                   "groups": [js(o) for o in groups],
-                   "p_each": deckedit.p_each(n_main, [o.copies for o in groups], hand)}
+        if groups:  # P(at least one of each group), beside each group's own odds
+            doc["p_each"] = deckedit.p_each(n_main, [o.copies for o in groups], hand)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return EXIT_OK
     from deckcheck.render.table import table
@@ -498,5 +451,8 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
     return EXIT_OK
 
 
-# The commands between games and files (diff, side, draw) register on the group above.
-from deckcheck.commands import deck_between as _between  # noqa: E402,F401
+# The commands between games and files, defined beside this module.
+from deckcheck.commands.deck_between import diff_cmd, draw_cmd, side_cmd  # noqa: E402
+
+for _cmd in (diff_cmd, side_cmd, draw_cmd):
+    deck.add_command(_cmd)

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from deckcheck.commands.deck import _SECTIONS, _card, _common, _finding_line, _session, deck
+from deckcheck.commands.deck_common import _SECTIONS, _card, _common, _finding_line, _session
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 
 
@@ -40,7 +40,7 @@ def load_any(arg: str, lang: str) -> tuple[Any, Any, Any]:
     return got.deck, got.db, got.index
 
 
-@deck.command(
+@click.command(
     "diff",
     epilog="""\b
 Examples:
@@ -105,7 +105,7 @@ def _pairs(s: Any, specs: tuple[str, ...]) -> list[tuple[int, int]] | None:
     return out
 
 
-@deck.command(
+@click.command(
     "side",
     epilog="""\b
 Examples:
@@ -171,7 +171,7 @@ def side_cmd(path: str, ins: tuple[str, ...], outs: tuple[str, ...], out: str | 
     return EXIT_OK
 
 
-@deck.command(
+@click.command(
     "draw",
     epilog="""\b
 Examples:
