@@ -42,7 +42,8 @@ def run(*args: str) -> Ran:
 def test_search_table_and_exit_code(home: Path) -> None:
     r = run("search", "ash blossom")
     assert r.exit_code == 0
-    first = r.stdout.splitlines()[0]
+    header, first = r.stdout.splitlines()[:2]
+    assert header.split()[:3] == ["ID", "NAME", "KIND"]
     assert first.split()[0] == "14558127" and "Ash Blossom & Joyous Spring" in first
     assert "match(es)" in r.stderr and "match(es)" not in r.stdout
 
