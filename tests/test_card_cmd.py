@@ -162,7 +162,7 @@ def test_main_returns_codes_without_tracebacks(
 
     assert main(["card", "show", "Pot of Greed"]) == 0
     assert main(["card", "show", "qqqqzzzz"]) == 1
-    assert main(["card", "search", "x", "--limit", "0"]) == 2
+    assert main(["card", "search", "x", "--limit", "-1"]) == 2  # 0 means all
     assert "Traceback" not in capsys.readouterr().err
 
 

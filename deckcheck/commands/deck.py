@@ -13,11 +13,19 @@ from typing import Any
 import click
 
 from deckcheck.commands.deck_common import (
-    _SECTIONS,
-    _card,
-    _common,
-    _finding_line,
-    _session,
+    SECTION_NAMES as _SECTIONS,
+)
+from deckcheck.commands.deck_common import (
+    card_or_candidates as _card,
+)
+from deckcheck.commands.deck_common import (
+    date_format_options as _common,
+)
+from deckcheck.commands.deck_common import (
+    finding_line as _finding_line,
+)
+from deckcheck.commands.deck_common import (
+    open_session as _session,
 )
 from deckcheck.commands.options import lang_callback
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError

@@ -8,25 +8,25 @@ from typing import Any
 
 import click
 
-_SECTIONS = ("main", "extra", "side")
+SECTION_NAMES = ("main", "extra", "side")
 
 
-def _date(value: str | None) -> dt.date:
+def on_date(value: str | None) -> dt.date:
     from deckcheck.commands.options import parse_date
 
     return parse_date(value)
 
 
-def _session(format_id: str | None, date_text: str | None) -> Any:
+def open_session(format_id: str | None, date_text: str | None) -> Any:
     from deckcheck.carddb import open_db
     from deckcheck.deckedit import Session
     from deckcheck.lookup import Index
 
     db = open_db()  # before the date: its "using the sample" note comes first
-    return Session(db, Index.for_db(db), _date(date_text), format_id)
+    return Session(db, Index.for_db(db), on_date(date_text), format_id)
 
 
-def _card(resolve: Any, query: str) -> int | None:
+def card_or_candidates(resolve: Any, query: str) -> int | None:
     """``resolve(query)``, or None after printing the candidates (the caller exits 1)."""
     from deckcheck import deckedit
 
@@ -46,14 +46,14 @@ def _card(resolve: Any, query: str) -> int | None:
         return None
 
 
-def _finding_line(f: Any) -> str:
+def finding_line(f: Any) -> str:
     where = f.section or "deck"
     if f.line is not None:
         where += f":{f.line}"
     return f"{where} {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"
 
 
-def _common(f: Any) -> Any:
+def date_format_options(f: Any) -> Any:
     f = click.option("-d", "--date", "date_text", metavar="YYYY-MM-DD",
                      help="Date the list in force is taken for (default: today).")(f)  # fmt: skip
     f = click.option("-f", "--format", "format_id", metavar="ID",

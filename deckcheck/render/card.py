@@ -60,6 +60,12 @@ def show_text(c: Any, info: dict[str, Any]) -> list[str]:
                  f"{f['list']} ({f['effective']})" if f.get("list") else "-"]
                 for f in info["formats"]]  # fmt: skip
         out += ["    " + line for line in table(["FORMAT", "STATUS", "LIST"], rows)]
+    if info["lists"]:
+        out.append("  lists (newest of each family):")
+        out += [
+            f"    {s['family']:<14} {s['list']} ({s['effective']}): {s['status']}"
+            for s in info["lists"]
+        ]
     return out
 
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from deckcheck.model import SUBTYPE_BITS, Card, Scope
+from deckcheck.model import STATUS_NAMES, SUBTYPE_BITS, Card, Scope
 from deckcheck.rules.pool import OFFICIAL, REGION_BITS, release_date, unofficial
 
 #: The formats ``card show`` reports, in this order (those installed).
 SHOW_FORMATS = ("tcg", "ocg", "goat", "master-duel", "genesys", "duel-links", "speed", "rush")
 
-_STATUS = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
+_STATUS = STATUS_NAMES
 
 
 def in_pool(card: Card, fmt: Any, bl: Any, date: dt.date) -> str | None:
@@ -83,14 +83,22 @@ def format_status(card: Card, fmt: Any, bl: Any, date: dt.date, passcode: int) -
 def statuses(db: Any, passcode: int, date: dt.date) -> tuple[list[dict[str, Any]], list[str]]:
     """``format_status`` of the card in every installed format of ``SHOW_FORMATS``, and
     notes (a format without a list in force on the date)."""
+    from deckcheck.errors import DeckcheckError
     from deckcheck.formats import load_formats
     from deckcheck.formats.store import ListStore
 
     card = db.get(passcode)
     if card is None:
         return [], []
-    formats = load_formats()
-    store = ListStore.default()
+    try:
+        return _statuses(card, passcode, date, load_formats(), ListStore.default())
+    except (DeckcheckError, AttributeError) as exc:
+        # A broken list store (or a partial one) must not hide the card itself.
+        return [], [f"format status unavailable: {exc}"]
+
+
+def _statuses(card: Card, passcode: int, date: dt.date, formats: dict[str, Any],
+              store: Any) -> tuple[list[dict[str, Any]], list[str]]:  # fmt: skip
     families = set(store.families())
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
