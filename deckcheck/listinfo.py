@@ -128,6 +128,11 @@ def card_statuses(
             )
             if limit == 0 and bl.mode == "whitelist" and key not in bl.limits:
                 status = "not in the pool (whitelist)"
+            if bl.points and limit is None:
+                # A points list (Genesys): an unlisted card costs nothing, a listed one its
+                # points; "not listed (unlimited)" would hide the points.
+                pts = bl.points.get(key, bl.points.get(canonical, 0))
+                status = f"Unlimited, {pts} point(s)"
             out.append(
                 {
                     "family": family,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deckcheck.commands.options import names_option, out_option
+from deckcheck.commands.options import lang_callback, names_option, out_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 
 
@@ -36,7 +36,9 @@ ambiguous (candidates on stderr; no file written), 2 usage or input error.""",
     default="en",
     show_default=True,
     metavar="L",
-    help="Language of the names in the .ydk comments and in messages (en, ja, zh-CN, ko …).",
+    callback=lang_callback,
+    help="Language of the names in the .ydk comments and in messages (en, ja, zh-CN, ko …; "
+    "BCP 47 tags such as ja-JP too).",
 )
 def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
     """Build a .ydk deck from LIST.txt (names in any language, passcodes, or - for stdin).

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from deckcheck.commands.options import lang_option, output_option, renamed
+from deckcheck.commands.options import date_option, lang_option, output_option, renamed
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, require_text
 from deckcheck.render.common import to_json
 
@@ -31,38 +33,93 @@ Examples:
   deckcheck card search 強欲之壺 --lang zh-CN     Traditional or Simplified
   deckcheck card search imperm --output json
   deckcheck card search blue-eyes --limit 30
+  deckcheck card search "t:synchro attr:dark atk>=2500"
+  deckcheck card search "t:trap -f:tcg or banned:ocg" --limit 0
 
-Exit codes: 0 something matched, 1 nothing matched, 2 usage or data error.""",
+The search language (filters, 'or', '-' negation) is in docs/SEARCH.md.
+Exit codes: 0 something matched, 1 nothing matched, 2 usage, query or data error.""",
 )
 @click.argument("query")
 @lang_option(
     None,
     metavar="L",
-    help="Show names in this language (en, ja, ko, zh-CN, zh-TW, de, fr, it, es, pt).",
+    help="Show names in this language (en, ja, ko, zh-CN, zh-TW, de, fr, it, es, pt; "
+    "BCP 47 tags such as ja-JP or zh-Hant too).",
 )
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(1, 200),
-              help="At most this many cards.")  # fmt: skip
-@renamed("limit", "--limit", "-n", type=click.IntRange(1, 200))
+@click.option("--limit", default=10, show_default=True, type=click.IntRange(0, None),
+              help="At most this many cards (0: all).")  # fmt: skip
+@renamed("limit", "--limit", "-n", type=click.IntRange(0, None))
+@date_option(help="Date of the format and list terms (f:, banned:, limit:; default: today).")
 @output_option(help="Output kind.")
-def search(query: str, lang: str | None, limit: int, output: str) -> int:
-    """Rank the cards whose names (any language) match QUERY.
+def search(query: str, lang: str | None, limit: int, date_text: str | None, output: str) -> int:
+    """Rank the cards whose names (any language) match QUERY, or list the cards a
+    search-language QUERY admits (t:synchro attr:dark atk>=2500; docs/SEARCH.md).
 
-    Passcodes, exact names, nicknames, name prefixes and near misses all match; the table
-    shows passcode, name (in --lang, else English), the name that matched, and the score.
+    A plain name ranks passcodes, exact names, nicknames, name prefixes and near misses (the
+    ranking deck commands and build use to decide); a query with filters lists every card it
+    admits, by name, with type, attribute, monster type, level and ATK/DEF.
     """
     from deckcheck.cardinfo import kind_of, open_lookup, search_rows
     from deckcheck.render.card import search_text
+    from deckcheck.search import is_query
 
     require_text(query, "QUERY")
     db, index = open_lookup()
-    matches = index.search(query, lang=lang, limit=limit)
+    if is_query(query):
+        return _query_search(query, db, index, lang, limit, date_text, output)
+    matches = index.search(query, lang=lang, limit=limit or 200)
     if output == "json":
         click.echo(to_json({"query": query, "matches": search_rows(db, matches)}))
     else:
-        for line in search_text(matches, [kind_of(db, m.card_id) for m in matches]):
+        scopes = [_scope_word(db, m.card_id) for m in matches]
+        for line in search_text(matches, [kind_of(db, m.card_id) for m in matches], scopes):
             click.echo(line)
         click.echo(f"{len(matches)} match(es) for {query!r}", err=True)
     return EXIT_OK if matches else EXIT_ILLEGAL
+
+
+def _scope_word(db: Any, card_id: int) -> str:
+    """What tells cards of one name apart in a table: rush, ocg/tcg, anime …"""
+    c = db.get(card_id)
+    return ",".join(c.scopes.names()) if c is not None else ""
+
+
+def _query_search(query: str, db: Any, index: Any, lang: str | None, limit: int,
+                  date_text: str | None, output: str) -> int:  # fmt: skip
+    from deckcheck import search as searching
+    from deckcheck.commands.options import parse_date
+    from deckcheck.render.card import query_text
+
+    date = parse_date(date_text)
+    notes: list[str] = []
+    rows = searching.run(query, db, index, date, notes.append)
+    named = sorted(((index.display_name(r.id, lang), r) for r in rows),
+                   key=lambda nr: (nr[0].casefold(), nr[1].id))  # fmt: skip
+    total = len(named)
+    shown = named[:limit] if limit else named
+    for n in notes:
+        click.echo(f"deckcheck: note: {n}", err=True)
+    if output == "json":
+        click.echo(to_json({"query": query, "date": date.isoformat(), "total": total,
+                            "cards": [_row_json(r, n) for n, r in shown]}))  # fmt: skip
+    else:
+        for line in query_text([r for _, r in shown], [n for n, _ in shown]):
+            click.echo(line)
+        more = f" ({len(shown)} shown; --limit 0 shows all)" if len(shown) < total else ""
+        click.echo(f"{total} card(s) for {query!r}{more}", err=True)
+    return EXIT_OK if total else EXIT_ILLEGAL
+
+
+def _row_json(r: Any, name: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": r.id, "name": name, "kind": r.kind, "type": r.type_text()}
+    if r.is_monster:
+        out.update(attribute=r.attr_text(), race=r.race_text(), level=r.level_text(),
+                   atk=r.atk if r.atk >= 0 else None)
+        if r.def_text():
+            out["def"] = r.defense if r.defense >= 0 else None
+        if r.scale is not None:
+            out["scale"] = r.scale
+    return out
 
 
 @card.command(
@@ -78,15 +135,18 @@ Exit codes: 0 shown, 1 the name is ambiguous or unknown (candidates listed), 2 e
 )
 @click.argument("card_ref", metavar="ID|NAME")
 @lang_option(None, metavar="L", help="Language of the title line.")
+@date_option(help="Date of the format statuses (default: today).")
 @output_option(help="Output kind.")
-def show(card_ref: str, lang: str | None, output: str) -> int:
-    """Every name of one card per language, its kind, identity, scopes and list status."""
+def show(card_ref: str, lang: str | None, date_text: str | None, output: str) -> int:
+    """Every name of one card per language, its kind, identity, scopes, release dates per
+    region, alternate passcodes, "treated as" cards, and its status in every format (TCG,
+    OCG, GOAT, Master Duel, Genesys points, Duel Links, Speed) on a date."""
     from deckcheck.cardinfo import card_info, not_found_json, open_lookup
     from deckcheck.render.card import not_found_text, show_text
 
     require_text(card_ref, "ID|NAME")
     db, index = open_lookup()
-    res = index.resolve(card_ref)
+    res = index.resolve(card_ref, lang)
     if res.status != "found" or res.card_id is None:
         if output == "json":
             click.echo(to_json(not_found_json(res)))
@@ -97,6 +157,10 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
                 click.echo(line)
         return EXIT_ILLEGAL
     c, info = card_info(db, res, card_ref, lang)
+    from deckcheck.commands.options import parse_date
+    from deckcheck.search.status import extend_info
+
+    extend_info(db, index, info, parse_date(date_text), lang)
     if output == "json":
         click.echo(to_json(info))
         return EXIT_OK
@@ -104,4 +168,6 @@ def show(card_ref: str, lang: str | None, output: str) -> int:
         click.echo(line)
     if info.get("lists_note"):
         click.echo(f"deckcheck: note: {info['lists_note']}", err=True)
+    for note in info.get("formats_notes", []):
+        click.echo(f"deckcheck: note: {note}", err=True)
     return EXIT_OK

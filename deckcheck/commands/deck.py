@@ -12,45 +12,24 @@ from typing import Any
 
 import click
 
+from deckcheck.commands.deck_common import (
+    SECTION_NAMES as _SECTIONS,
+)
+from deckcheck.commands.deck_common import (
+    card_or_candidates as _card,
+)
+from deckcheck.commands.deck_common import (
+    date_format_options as _common,
+)
+from deckcheck.commands.deck_common import (
+    finding_line as _finding_line,
+)
+from deckcheck.commands.deck_common import (
+    open_session as _session,
+)
+from deckcheck.commands.options import lang_callback
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.render.common import one_line  # names never split an output line
-
-_SECTIONS = ("main", "extra", "side")
-
-
-def _date(value: str | None) -> dt.date:
-    from deckcheck.commands.options import parse_date
-
-    return parse_date(value)
-
-
-def _session(format_id: str | None, date_text: str | None) -> Any:
-    from deckcheck.carddb import open_db
-    from deckcheck.deckedit import Session
-    from deckcheck.lookup import Index
-
-    db = open_db()  # before the date: its "using the sample" note comes first
-    return Session(db, Index.for_db(db), _date(date_text), format_id)
-
-
-def _card(resolve: Any, query: str) -> int | None:
-    """``resolve(query)``, or None after printing the candidates (the caller exits 1)."""
-    from deckcheck import deckedit
-
-    try:
-        return int(resolve(query))
-    except deckedit.NotResolved as exc:
-        cands = exc.candidates()
-        if exc.resolution.status == "ambiguous":
-            click.echo(f'deckcheck: "{one_line(query)}" matches more than one card:', err=True)
-        else:
-            hint = "; did you mean:" if cands else " (no similar name)"
-            click.echo(f'deckcheck: unknown card "{one_line(query)}"{hint}', err=True)
-        for cid, name in cands:
-            click.echo(f"  {cid:>9}  {name}", err=True)
-        if cands:
-            click.echo("  (give the passcode or the full name)", err=True)
-        return None
 
 
 def _section(main: bool, extra: bool, side: bool) -> Any:
@@ -58,13 +37,6 @@ def _section(main: bool, extra: bool, side: bool) -> Any:
     if len(picked) > 1:
         raise click.UsageError("give at most one of --main, --extra, --side")
     return picked[0] if picked else None
-
-
-def _finding_line(f: Any) -> str:
-    where = f.section or "deck"
-    if f.line is not None:
-        where += f":{f.line}"
-    return f"{where} {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"
 
 
 def _legality_text(chk: Any, fmt: Any, date: dt.date) -> list[str]:
@@ -85,18 +57,11 @@ _SECTION_OPTS = [
 ]
 
 
-def _common(f: Any) -> Any:
-    f = click.option("-d", "--date", "date_text", metavar="YYYY-MM-DD",
-                     help="Date the list in force is taken for (default: today).")(f)  # fmt: skip
-    f = click.option("-f", "--format", "format_id", metavar="ID",
-                     help="Format (default: the deck's '#format' line, else tcg).")(f)  # fmt: skip
-    return f
-
-
 def _edit_opts(f: Any) -> Any:
     f = click.option("--strict", is_flag=True,
                      help="Exit 1 when the deck is illegal after the edit.")(f)  # fmt: skip
     f = click.option("--lang", default="en", show_default=True, metavar="L",
+                     callback=lang_callback,
                      help="Language of card names in messages.")(f)  # fmt: skip
     return _common(f)
 
@@ -112,6 +77,9 @@ Examples:
   deckcheck deck remove my.ydk 14558127 -n 1
   deckcheck deck show my.ydk --lang ja
   deckcheck deck stats my.ydk --hand 5 --card "Ash Blossom|Effect Veiler"
+  deckcheck deck diff my.ydk "ydke://…"
+  deckcheck deck side my.ydk --side-in "2*Nibiru" --side-out "2*Maxx C"
+  deckcheck deck draw my.ydk --hand 6 --seed 42
 
 Edits keep the file's format (.ydk with its comments, text list, ydke:// link)
 and are written all or nothing. Exit codes: 0 done (an edit exits 0 even when
@@ -169,7 +137,8 @@ Examples:
   deckcheck deck show my.ydk --output json""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
+              help="Language of names.")  # fmt: skip
 @_common
 @click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output kind.")  # fmt: skip
@@ -401,14 +370,19 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
 @click.option("--card", "cards", multiple=True, metavar="CARD[|CARD…]",
               help="A card or a group of cards; may be repeated.")  # fmt: skip
 @click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
+              help="Language of names.")  # fmt: skip
 @_common
 @click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="Output kind.")  # fmt: skip
 def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang: str,
           format_id: str | None, date_text: str | None, output: str) -> int:  # fmt: skip
-    """Composition of DECK and the odds of opening each card."""
+    """Composition of DECK and the odds of opening each card; with --card, only the odds
+    of opening the named cards (at least one of each --card group)."""
     from deckcheck import deckedit
+    from deckcheck.commands.deck_between import lang_code
+
+    lang = lang_code(lang)
 
     s = _session(format_id, date_text)
     df = s.load(path)
@@ -443,28 +417,52 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
         doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
                "composition": comp, "cards": [js(o) for o in per_card],
                "groups": [js(o) for o in groups]}  # fmt: skip
+        if groups:  # P(at least one of each group), beside each group's own odds
+            doc["p_each"] = deckedit.p_each(n_main, [o.copies for o in groups], hand)
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return EXIT_OK
+    from deckcheck.render.table import table
+
+    if groups:
+        # Cards named: only their odds (at least one of each group), nothing else.
+        rows = [[f"{o.p_any * 100:.2f}%", o.copies, o.label] for o in groups]
+        out = [f"Opening hand of {hand} from {n_main}:"]
+        out += ["  " + line for line in table(["P(≥1)", "COPIES", "CARDS"], rows, right=(0, 1))]
+        if len(groups) > 1:
+            both = deckedit.p_each(n_main, [o.copies for o in groups], hand)
+            out.append(f"  P(at least one of each of the {len(groups)}): {both * 100:.2f}%")
+        click.echo("\n".join(out))
         return EXIT_OK
     c = comp["counts"]
     out = [f"{path}: main {c['main']}, extra {c['extra']}, side {c['side']}"]
-
-    def kv(d: dict[str, Any]) -> str:
-        return ", ".join(f"{k} {v}" for k, v in d.items()) or "-"
-
-    out.append(f"  Main Deck:   {kv(comp['main'])}")
-    out.append(f"  subtypes:    {kv(comp['subtypes'])}")
     avg = comp["average_level"]
-    out.append(f"  levels:      {kv(comp['levels'])}" + (f" (average {avg})" if avg else ""))
-    out.append(f"  attributes:  {kv(comp['attributes'])}")
-    out.append(f"  types:       {kv(comp['types'])}")
-    out.append(f"  Extra Deck:  {kv(comp['extra'])}")
-    out.append(f"Opening hand of {hand} from {n_main}: P(at least one)")
+    comp_rows: list[list[object]] = []
+    for label, key in (("Main Deck", "main"), ("subtypes", "subtypes"), ("levels", "levels"),
+                       ("attributes", "attributes"), ("types", "types"),
+                       ("Extra Deck", "extra")):  # fmt: skip
+        items = list(comp[key].items())
+        if key == "levels":
+            items = [(f"level {k}", v) for k, v in items]
+        for i, (k, v) in enumerate(items):
+            comp_rows.append([label if i == 0 else "", k, v])
+    out += ["  " + line for line in table(["GROUP", "WHAT", "COPIES"], comp_rows, right=(2,))]
+    if avg:
+        out.append(f"  average level {avg}")
+    out.append(f"Opening hand of {hand} from {n_main}:")
+    odds_rows = []
     for o in sorted(per_card, key=lambda o: -o.p_any):
-        row = f"  {o.p_any * 100:6.2f}%  {o.copies} × {o.label}"
+        row: list[object] = [f"{o.p_any * 100:.2f}%", o.copies, o.label]
         if exact_table:
-            row += "   exactly: " + " ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly))
-        out.append(row)
-    for o in groups:
-        out.append(f"  {o.p_any * 100:6.2f}%  any of {o.copies} cards: {o.label}")
+            row.append(" ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly)))
+        odds_rows.append(row)
+    heads = ["P(≥1)", "COPIES", "CARD"] + (["P(exactly k)"] if exact_table else [])
+    out += ["  " + line for line in table(heads, odds_rows, right=(0, 1))]
     click.echo("\n".join(out))
     return EXIT_OK
+
+
+# The commands between games and files, defined beside this module.
+from deckcheck.commands.deck_between import diff_cmd, draw_cmd, side_cmd  # noqa: E402
+
+for _cmd in (diff_cmd, side_cmd, draw_cmd):
+    deck.add_command(_cmd)

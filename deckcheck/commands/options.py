@@ -49,9 +49,18 @@ def output_option(
     return click.option("-o", "--output", type=click.Choice(list(kinds)), default=default, **kw)
 
 
+def lang_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A ``--lang`` value as a stored language code (BCP 47 tags folded); unknown: exit 2."""
+    from deckcheck.lookup.langs import canonical_lang
+
+    del ctx, param
+    return canonical_lang(value)
+
+
 def lang_option(default: str | None = "en", short: bool = True, **kw: Any) -> Callable[[F], F]:
     decls = ("--lang", "-l") if short else ("--lang",)
     kw.setdefault("show_default", default is not None)
+    kw.setdefault("callback", lang_callback)
     return click.option(*decls, "lang", default=default, **kw)
 
 

@@ -63,11 +63,13 @@ from deckcheck.deckedit.stats import (
     main_copies,
     named_group_odds,
     p_at_least_one,
+    p_each,
     p_exactly,
     split_group,
 )
 
 __all__ = [
+    "p_each",
     "ATTRIBUTES", "EDITORS", "EXTRA_KINDS", "GROUP_SEP", "KINDS", "RACES", "SECTION_LABEL",
     "Change", "Check", "Checked", "DeckFile", "EditError", "Editor", "Group", "Line",
     "NotResolved", "Odds", "Session", "TextEditor", "YdkEditor", "YdkeEditor", "add", "art_root",

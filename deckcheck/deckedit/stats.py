@@ -191,3 +191,17 @@ def named_group_odds(main_size: int, copies: dict[int, int], ids: list[int], han
     """``group_odds`` labelled with the names of its cards ("A | B")."""
     label = " | ".join(name(i) for i in dict.fromkeys(ids))
     return group_odds(main_size, copies, ids, hand, label)
+
+
+def p_each(deck_size: int, group_copies: list[int], hand: int) -> float:
+    """P(the hand holds at least one card of every group), groups disjoint: inclusion-
+    exclusion over the groups missed, each term C(N − K_S, n) / C(N, n)."""
+    from itertools import combinations
+
+    n = min(hand, deck_size)
+    total = math.comb(deck_size, n) if deck_size > 0 else 1
+    p = 0.0
+    for r in range(len(group_copies) + 1):
+        for miss in combinations(group_copies, r):
+            p += (-1) ** r * math.comb(deck_size - sum(miss), n) / total
+    return max(0.0, min(1.0, p))

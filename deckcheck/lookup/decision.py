@@ -4,11 +4,13 @@
   whose name is written exactly as typed (only case, width and spacing folded), else when
   exactly one of them is an official OCG/TCG card (the others being prerelease copies,
   anime/custom versions, Rush reprints), that one; otherwise ambiguous.
-* prefix: found when every name starting with the query belongs to one card (queries of at
-  least ``MIN_PREFIX`` characters; same official-card rule), ambiguous when several do.
-* fuzzy: found when the best score is at least ``DECIDE[script]`` and the next card scores at
-  least ``MARGIN[script]`` less; ambiguous when two or more cards reach ``DECIDE`` within the
-  margin; otherwise unknown, with the best candidates as suggestions.
+* prefix: never decides ("Raye" is not Starry Knight Rayel, a prefix of its French name):
+  ambiguous when several cards start with the query, unknown (with the suggestion) when one
+  does.
+* fuzzy: found when the best score is at least ``DECIDE[script]``, the next card scores at
+  least ``MARGIN[script]`` less, the query has at least ``MIN_FUZZY_DECIDE[script]`` key
+  characters, and no name merely starts with the query; ambiguous when two or more cards
+  reach ``DECIDE`` within the margin; otherwise unknown, with the best candidates.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ from __future__ import annotations
 from collections.abc import Set
 
 from deckcheck.lookup.normalize import normalize, script_of
-from deckcheck.lookup.ranking import DECIDE, MARGIN, MIN_PREFIX, raw_key
+from deckcheck.lookup.ranking import DECIDE, MARGIN, raw_key
 from deckcheck.lookup.records import Match, Resolution
+
+#: Shortest query (key characters) a fuzzy match may decide for: in shorter ones one typo is
+#: a large share of the name and often names another card.
+MIN_FUZZY_DECIDE = {0: 6, 1: 4, 2: 4}
 
 
 def decide(query: str, ranked: list[Match], official: Set[int]) -> Resolution:
@@ -48,14 +54,14 @@ def decide(query: str, ranked: list[Match], official: Set[int]) -> Resolution:
         if tier:
             winner = tiebreak(official, tier)
             return found(winner) if winner is not None else done("ambiguous", None, tier)
-    prefix = [m for m in ranked if m.how == "prefix"]
-    if prefix and len(key) >= MIN_PREFIX[script]:
-        winner = tiebreak(official, prefix)
-        return found(winner) if winner is not None else done("ambiguous", None, prefix)
+    prefix = {m.card_id for m in ranked if m.how == "prefix"}
     if prefix:
-        return done("ambiguous", None, ranked)
+        return done("ambiguous" if len(prefix) > 1 else "unknown", None, ranked)
     # Fuzzy (including "contains") only: decide when clearly ahead.
     cutoff, margin = DECIDE[script], MARGIN[script]
+    if len(key) < MIN_FUZZY_DECIDE[script]:
+        close = [m for m in ranked if m.score >= cutoff]
+        return done("ambiguous" if len(close) > 1 else "unknown", None, ranked)
     second = ranked[1].score if len(ranked) > 1 else 0.0
     if top.score >= cutoff and top.score - second >= margin:
         return found(top)

@@ -83,4 +83,10 @@ class Index(Ranker):
 
     def resolve(self, query: str, lang: str | None = None) -> Resolution:
         """Found, ambiguous or unknown (with suggestions); see ``lookup.decision``."""
-        return decide(query, self._ranked(query, lang, 10, stop_early=True), self._official)
+        quick = self._ranked(query, lang, 10, stop_early=True)
+        if quick:
+            # Those tiers rank above every prefix or fuzzy match: the steps skipped could not
+            # change the verdict nor the first candidates.
+            return decide(query, quick, self._official)
+        # Otherwise decide on, and suggest from, the very ranking ``search`` shows.
+        return decide(query, self._ranked(query, lang, 10, stop_early=False), self._official)

@@ -8,6 +8,9 @@ What is folded, and why (players type names every which way):
   table, via the ``opencc-purepy`` package's data file): a query in either script finds a
   name stored in the other. Japanese kanji fold the same way, so ``強欲な壺`` and
   ``强欲之壶`` end up close.
+* Japanese shinjitai and common variant kanji (itaiji) that the Traditional table does not
+  cover fold to the same Simplified character (``竜``/``龍`` -> ``龙``, ``剣`` -> ``剑``,
+  ``闘`` -> ``斗``, ``黒`` -> ``黑``, ``勅`` -> ``敕`` …; ``_ITAIJI`` below).
 * Quotes of every kind (``" “ ” „ « » 「 」 『 』 ' ’``), ``! ? ! ? . , : ;`` are dropped;
   ``&`` and ``＆`` read as ``and``; dashes and middle dots (``- － ‐ – — · ・``) are word
   separators.
@@ -34,6 +37,24 @@ _DROP = "\"'“”„‟«»‹›「」『』〈〉《》‘’‚‛`´!?¡¿.
 _SPACE = "-‐‑‒–—―−·・･⋅•_/\\~〜～()[]{}（）【】［］＜＞<>"
 
 _SPACES_RE = re.compile(r"\s+")
+
+# Japanese shinjitai / variant kanji -> the Simplified character their Traditional form folds
+# to (pairs; only characters absent from OpenCC's TSCharacters table). Japanese names use
+# 竜 where Chinese names use 龍/龙, 剣 for 劍/剑, 闘 for 鬥/斗 …: without this a Japanese
+# query misses the Chinese name by one character and falls to fuzzy matching.
+_ITAIJI = (
+    "両两 乗乘 亀龟 亜亚 仏佛 伝传 価价 円圆 処处 剣剑 剤剂 剰剩 労劳 効效 勅敕 勧劝 勲勋 "
+    "単单 営营 団团 図图 圏圈 圧压 塩盐 壊坏 壱一 変变 奨奖 姫姬 実实 巣巢 巻卷 帯带 帰归 "
+    "庁厅 広广 廃废 弐二 弾弹 従从 徳德 応应 恵惠 悩恼 悪恶 懐怀 戦战 戯戏 戻戾 抜拔 択择 "
+    "拝拜 拡扩 挙举 挿插 捜搜 掲揭 揺摇 摂摄 撃击 斉齐 斎斋 晩晚 暁晓 暦历 曽曾 栄荣 桜樱 "
+    "桟栈 検检 楽乐 様样 権权 歓欢 歩步 毎每 気气 沢泽 浄净 涙泪 渇渴 渋涩 渓溪 満满 滝泷 "
+    "瀬濑 焔焰 焼烧 犠牺 猟猎 獣兽 畳叠 痩瘦 発发 県县 砕碎 稲稻 穂穗 穏稳 窓窗 竜龙 粋粹 "
+    "粛肃 糸丝 経经 絵绘 継继 続续 総总 縁缘 縄绳 縦纵 繊纤 聴听 脳脑 臓脏 舎舍 舗铺 芸艺 "
+    "荘庄 蔵藏 薫熏 薬药 蛍萤 覇霸 覚觉 覧览 観观 訳译 読读 譲让 豊丰 賎贱 賛赞 転转 軽轻 "
+    "辺边 逓递 遅迟 郷乡 酔醉 醤酱 醸酿 釈释 鉄铁 鉱矿 銭钱 鋳铸 錬炼 関关 闘斗 陥陷 険险 "
+    "隠隐 隣邻 隷隶 雑杂 霊灵 頼赖 顕显 駅驿 駆驱 騒骚 験验 髄髓 髪发 鬪斗 鶏鸡 麺面 黒黑 "
+    "黙默 齢龄"
+)
 
 
 def _opencc_table_path() -> Path | None:
@@ -69,6 +90,8 @@ def t2s_table() -> dict[int, str]:
 @lru_cache(maxsize=1)
 def _table() -> dict[int, str | None]:
     table: dict[int, str | None] = dict(t2s_table())
+    for pair in _ITAIJI.split():
+        table.setdefault(ord(pair[0]), pair[1])
     for ch in _DROP:
         table[ord(ch)] = None
     for ch in _SPACE:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace as _replace
 
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.normalize import normalize, script_of
@@ -47,6 +49,29 @@ def raw_key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+def _preferred_langs(query: str, lang: str | None) -> frozenset[str]:
+    """The languages a query's matches are preferred in: ``lang``, else by the script typed
+    (kana: Japanese; Hangul: Korean; Han only: Chinese and Japanese; Latin: English)."""
+    if lang:
+        return frozenset({lang, f"{lang}_reading", "nickname", "id"})
+    kana = hangul = han = 0
+    for ch in query:
+        o = ord(ch)
+        if 0x3040 <= o <= 0x30FF or 0xFF66 <= o <= 0xFF9F:
+            kana += 1
+        elif 0xAC00 <= o <= 0xD7A3:
+            hangul += 1
+        elif 0x3400 <= o <= 0x9FFF:
+            han += 1
+    if kana:
+        return frozenset({"ja", "ja_reading", "nickname", "id"})
+    if hangul:
+        return frozenset({"ko", "ko_reading", "nickname", "id"})
+    if han:
+        return frozenset({"zh-CN", "zh-TW", "ja", "nickname", "id"})
+    return frozenset({"en", "nickname", "id"})
+
+
 class Ranker:
     """The ranking steps over one ``IndexData``."""
 
@@ -67,6 +92,7 @@ class Ranker:
         self._cards: array[int] = data["cards"]  # distinct cards, sorted
         self._card_start: array[int] = data["card_start"]  # entries sorted by card
         self._joined: str | None = None
+        self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
 
     def __len__(self) -> int:
@@ -94,6 +120,17 @@ class Ranker:
                 if self._langs[self._ent_lang[e]] == w:
                     return self._ent_name[e]
         return self._ent_name[rng[0]] if rng else str(card)
+
+    def cards_with_name_containing(self, key: str) -> set[int]:
+        """Cards with a name (any language, readings too) whose key contains ``key`` (a
+        normalized word): the name terms of the search language."""
+        out: set[int] = set()
+        ent_card = self._ent_card
+        for kid, k in enumerate(self._keys):
+            if key in k:
+                for e in self._postings(kid):
+                    out.add(ent_card[e])
+        return out
 
     def _postings(self, kid: int) -> Iterable[int]:
         return self._post[self._post_start[kid] : self._post_start[kid + 1]]
@@ -141,8 +178,13 @@ class Ranker:
         if i == len(self._keys) or self._keys[i] != key:
             return []
         raw = raw_key(query)
-        return [self._match(e, lang, 100.0, "exact")
-                for e in self._best_entry(i, lang, raw).values()]
+        # Exact beats normalised: a name written as typed scores 100, one equal only after
+        # folding (黑・魔・导, Raimei / Rai-Mei) 99, so it ranks second in the same tier.
+        out = []
+        for e in self._best_entry(i, lang, raw).values():
+            score = 100.0 if raw_key(self._ent_name[e]) == raw else 99.0
+            out.append(self._match(e, lang, score, "exact"))
+        return out
 
     def _nickname(self, key: str, lang: str | None) -> Match | None:
         got = self._nick.get(key)
@@ -155,10 +197,22 @@ class Ranker:
         lo = bisect_right(self._keys, key)  # the exact key itself is step 2
         hi = bisect_left(self._keys, key + "\U0010ffff", lo)
         out: list[Match] = []
+        printings = self._printings()
         for kid in range(lo, min(hi, lo + _MAX_SCAN)):
             score = 90.0 + 10.0 * len(key) / len(self._keys[kid])
-            out.extend(self._matches(kid, lang, score, "prefix"))
+            for m in self._matches(kid, lang, score, "prefix"):
+                # Prefixes never decide; among them, the card reprinted in the most artworks
+                # is the one a player most likely means ("blue-eyes" -> Blue-Eyes White
+                # Dragon, 16 printings, before Blue-Eyes Jet Dragon): at most +1.
+                bonus = min(printings.get(m.card_id, 1) - 1, 10) * 0.1
+                out.append(_replace(m, score=round(m.score + bonus, 1)) if bonus else m)
         return out
+
+    def _printings(self) -> dict[int, int]:
+        """card -> passcodes indexed under it (artworks), computed on first use."""
+        if self._printing_count is None:
+            self._printing_count = dict(Counter(self._ids.values()))
+        return self._printing_count
 
     def _infix(self, key: str, lang: str | None) -> list[Match]:
         if self._joined is None:
@@ -242,11 +296,15 @@ class Ranker:
                 if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
                     best[m.card_id] = m
 
+        pref = _preferred_langs(query, lang)
+
         def ranked() -> list[Match]:
+            # Ties: official OCG/TCG cards first, then a name in the language (or script)
+            # the user asked for or typed.
             return sorted(
                 best.values(),
                 key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
-                               m.card_id),
+                               m.lang not in pref, m.card_id),
             )
 
         m = self._id_match(query)
@@ -260,28 +318,40 @@ class Ranker:
         nm = self._nickname(key, lang)
         if nm is not None:
             offer([nm])
-        if stop_early and best:
+        if stop_early:
+            # Only id, exact and nickname matches decide without ranking the rest; anything
+            # else is decided on the whole ranking (the one ``search`` shows).
             return ranked()
         script = script_of(key)
         offer(self._prefix(key, lang))
-        if stop_early and best and len(key) >= MIN_PREFIX[script]:
-            return ranked()
         if len(key) >= MIN_INFIX[script]:
             offer(self._infix(key, lang))
         # Fuzzy in widening passes; a higher cut-off means a narrower length window (faster).
-        # 1. cut-off DECIDE: a best score of DECIDE + MARGIN or more decides already, since
-        #    any rival within the margin scores DECIDE or more and is in this pass;
-        # 2. cut-off DECIDE - MARGIN: every rival that could block a decision;
-        # 3. the wide suggestion pass only when nothing decides (or search wants more).
+        # 1. cut-off DECIDE - MARGIN: every rival that could block a decision;
+        # 2. the wide suggestion pass only when nothing decides or fewer than ``limit`` hit;
+        # 3. partial matches only when nothing decides.
         decide, margin = DECIDE[script], MARGIN[script]
-        first = self._fuzzy(key, lang, limit, decide) if stop_early else []
-        if max((f.score for f in first), default=0.0) < decide + margin:
-            first = self._fuzzy(key, lang, limit, decide - margin)
+
+        def full(floor: float) -> bool:
+            # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
+            # below it cannot change the first ``limit`` (skipping it is lossless).
+            return sum(1 for m in best.values() if m.score >= floor) >= limit
+
+        def kth() -> float:
+            # The score a new match must beat to enter the first ``limit`` (0: room left).
+            if len(best) < limit:
+                return 0.0
+            return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
+
+        # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
+        # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
+        first = self._fuzzy(key, lang, limit, max(decide - margin, min(kth(), 100.0)))
         offer(first)
         decided = any(f.score >= decide for f in first)
-        if not decided or (not stop_early and len(best) < limit):
+
+        if (not decided or len(best) < limit) and not full(decide - margin):
             offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
-        if not stop_early and not decided:
+        if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit))
         return ranked()
 

@@ -314,7 +314,7 @@ def test_stats_odds_and_groups(
     assert sum(comp["main"].values()) == n
     assert main(["deck", "stats", str(p), "--exact"]) == 0
     out = capsys.readouterr().out
-    assert "Opening hand of 5" in out and "exactly:" in out
+    assert "Opening hand of 5" in out and "P(exactly k)" in out and "0:" in out
 
 
 def test_stats_unknown_card_exits_1(real_home: Path, deck_dir: Path, tmp_path: Path) -> None:

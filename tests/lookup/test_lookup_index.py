@@ -114,9 +114,11 @@ def test_nickname_resolves_below_exact_names(ix: Index) -> None:
     assert ix.resolve("alt dragon").card_id == 202
 
 
-def test_unique_prefix_decides_shared_prefix_is_ambiguous(ix: Index) -> None:
+def test_prefix_never_decides_shared_prefix_is_ambiguous(ix: Index) -> None:
+    # A unique prefix is a suggestion, never a decision ("Raye" is not "Rayel").
     r = ix.resolve("Crossout")
-    assert (r.status, r.card_id, r.candidates[0].how) == ("found", 401, "prefix")
+    assert (r.status, r.card_id, r.candidates[0].card_id, r.candidates[0].how) == (
+        "unknown", None, 401, "prefix")
     r = ix.resolve("Pot of")
     assert r.status == "ambiguous" and r.card_id is None
     assert {101, 102} <= {m.card_id for m in r.candidates}
@@ -178,7 +180,7 @@ def test_cache_is_reused_then_rebuilt_when_the_fingerprint_changes(
 
     monkeypatch.setattr(Index, "build", classmethod(no_build))
     again = Index.for_db(FakeDB("fp-1"), cache_dir=tmp_path, nick_path=NICKS)
-    assert again.resolve("Crossout").card_id == 401
+    assert again.resolve("Crossout Designator").card_id == 401
     monkeypatch.undo()
 
     # New database: new index (with the new card), the stale file is gone.

@@ -191,8 +191,9 @@ def test_banlist_export_old_spelling_and_family_short_flag(tmp_path: Path) -> No
 
 
 def test_card_search_old_limit_flag_and_new_one_wins() -> None:
+    # One header row, then one row per card.
     rc, stdout, err = _run(["card", "search", "dragon", "-n", "2"])
-    assert rc == 0 and len(stdout.splitlines()) == 2
+    assert rc == 0 and len(stdout.splitlines()) == 1 + 2
     assert "deprecated: -n is now --limit" in err
     rc, stdout, _ = _run(["card", "search", "dragon", "-n", "2", "--limit", "3"])
-    assert len(stdout.splitlines()) == 3
+    assert len(stdout.splitlines()) == 1 + 3

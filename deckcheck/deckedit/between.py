@@ -1,0 +1,143 @@
+"""Decks between games and across files: the difference of two decks per section, a side
+plan checked against the tournament rules (docs/RULES.md "Siding between duels"), and sample
+opening hands."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from deckcheck.carddb import goes_to_extra
+from deckcheck.deckedit.cards import SECTION_LABEL, art_root
+from deckcheck.model import SECTIONS, Deck, DeckEntry, Format
+
+
+def section_counts(deck: Deck, db: Any) -> dict[str, Counter[int]]:
+    """Copies per card (artworks together) in each section."""
+    out: dict[str, Counter[int]] = {s: Counter() for s in SECTIONS}
+    for e in deck.entries():
+        if e.card_id is not None:
+            out[e.section][art_root(e.card_id, db)] += e.count
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class DiffLine:
+    section: str
+    card_id: int
+    before: int
+    after: int
+
+    @property
+    def change(self) -> str:
+        if self.before == 0:
+            return "added"
+        if self.after == 0:
+            return "removed"
+        return "changed"
+
+
+def diff(a: Deck, b: Deck, db: Any) -> list[DiffLine]:
+    """Per section (main, extra, side), every card whose count differs from ``a`` to ``b``."""
+    ca, cb = section_counts(a, db), section_counts(b, db)
+    out: list[DiffLine] = []
+    for s in SECTIONS:
+        for cid in dict.fromkeys([*ca[s], *cb[s]]):
+            x, y = ca[s][cid], cb[s][cid]
+            if x != y:
+                out.append(DiffLine(s, cid, x, y))
+    return out
+
+
+@dataclass
+class SidePlan:
+    """The deck after a side plan, and the rule each broken step breaks (empty: fine)."""
+
+    deck: Deck
+    problems: list[str] = field(default_factory=list)
+    moves: list[tuple[str, int, int]] = field(default_factory=list)  # (in|out, card, n)
+
+
+def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db: Any,
+         fmt: Format, name: Any) -> SidePlan:  # fmt: skip
+    """Apply ``ins`` (cards from the Side Deck) and ``outs`` (cards to the Side Deck).
+
+    The TCG and OCG policies (docs/RULES.md) exchange Side Deck cards one for one: the Side
+    Deck keeps its size, and so do the Main and the Extra Deck (an Extra Deck card goes out
+    only for a card that goes to the Extra Deck). A card sided in must be in the Side Deck,
+    one sided out in the Main or Extra Deck, with enough copies.
+    """
+    counts = section_counts(deck, db)
+    problems: list[str] = []
+    main_in = extra_in = main_out = extra_out = 0
+    moved: dict[str, Counter[int]] = {s: Counter() for s in SECTIONS}
+    for cid, n in ins:
+        root = art_root(cid, db)
+        have = counts["side"][root] - moved["side"][root]
+        if have < n:
+            problems.append(f"side in {n} × {name(root)}: the Side Deck has {have}")
+            continue
+        card = db.get(root)
+        to = "extra" if card is not None and goes_to_extra(card, fmt) else "main"
+        moved["side"][root] += n
+        moved[to][root] -= n  # negative: arrives
+        if to == "extra":
+            extra_in += n
+        else:
+            main_in += n
+    for cid, n in outs:
+        root = art_root(cid, db)
+        placed = [s for s in ("main", "extra") if counts[s][root] - moved[s][root] > 0]
+        have = sum(counts[s][root] - moved[s][root] for s in ("main", "extra"))
+        if have < n or not placed:
+            problems.append(f"side out {n} × {name(root)}: the Main and Extra Deck have {have}")
+            continue
+        frm = placed[0]
+        moved[frm][root] += n
+        moved["side"][root] -= n
+        if frm == "extra":
+            extra_out += n
+        else:
+            main_out += n
+    if main_in != main_out:
+        problems.append(
+            f"Main Deck would change size ({main_in} in, {main_out} out): Side Deck cards are "
+            "exchanged one for one, the Main Deck keeps its size")
+    if extra_in != extra_out:
+        problems.append(
+            f"Extra Deck would change size ({extra_in} in, {extra_out} out): an Extra Deck "
+            "card is exchanged only for a card that goes to the Extra Deck")
+    if main_in + extra_in != main_out + extra_out:
+        problems.append("the Side Deck would not keep its size")
+    after = {s: Counter({c: counts[s][c] - moved[s][c] for c in {*counts[s], *moved[s]}})
+             for s in SECTIONS}  # fmt: skip
+    new = _rebuild(deck, after)
+    return SidePlan(new, problems, [("in", art_root(c, db), n) for c, n in ins]
+                    + [("out", art_root(c, db), n) for c, n in outs])
+
+
+def _rebuild(deck: Deck, after: Mapping[Any, Counter[int]]) -> Deck:
+    """A copy of ``deck`` with these counts per section (file order kept, new cards last)."""
+    from dataclasses import replace
+
+    out = replace(deck, main=[], extra=[], side=[], findings=[])
+    for s in SECTIONS:
+        want = Counter({c: n for c, n in after[s].items() if n > 0})
+        for cid, n in want.items():
+            out.section(s).append(DeckEntry(section=s, card_id=cid, line=None, count=n))  # type: ignore[arg-type]
+    return out
+
+
+def draw(deck: Deck, hand: int, seed: int | None, db: Any) -> list[int]:
+    """A random opening hand of ``hand`` cards from the Main Deck (passcodes, artworks
+    merged); ``seed`` makes it repeatable."""
+    pile = [art_root(e.card_id, db) for e in deck.main if e.card_id is not None
+            for _ in range(e.count)]  # fmt: skip
+    rng = random.Random(seed)
+    return rng.sample(pile, min(hand, len(pile)))
+
+
+__all__ = ["SECTION_LABEL", "DiffLine", "SidePlan", "diff", "draw", "section_counts", "side"]
