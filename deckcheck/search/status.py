@@ -85,7 +85,7 @@ def statuses(db: Any, passcode: int, date: dt.date) -> tuple[list[dict[str, Any]
     notes (a format without a list in force on the date)."""
     from deckcheck.errors import DeckcheckError
     from deckcheck.formats import load_formats
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
 
     card = db.get(passcode)
     if card is None:

@@ -155,7 +155,7 @@ class Context:
 
     def banlist(self, term: Term, family: str) -> Any:
         if family not in self._lists:
-            from deckcheck.formats.store import ListStore
+            from deckcheck.formats.catalog import ListStore
 
             store = ListStore.default()
             if family not in store.families():

@@ -118,7 +118,7 @@ def on_real_home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa
 
 def test_list_and_format_terms(on_real_home: Path, real_db: Any,  # noqa: F811
                                real_index: Any) -> None:  # noqa: F811
-    from deckcheck.formats.store import ListStore
+    from deckcheck.formats.catalog import ListStore
 
     day = dt.date(2026, 8, 1)
     bl = ListStore.default().in_force("ocg", day)
