@@ -201,16 +201,8 @@ def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> Off
         if not ids:
             unmapped.append(str(kid))
             continue
-        for c in ids:
-            if fam in POINTS_FAMILIES:
-                points[c] = n
-            elif n < 3:
-                limits[c] = n
-    b = Banlist(
-        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
-        limits=limits, points=points, source=_source(path), path=where, date_exact=True,
-    )
-    return OfficialList(b, "vector", len(reg), unmapped)
+        _enter(ids, n, fam, limits, points)
+    return OfficialList(_banlist(path, fam, day, limits, points), "vector", len(reg), unmapped)
 
 
 def read_name_json(
@@ -233,16 +225,26 @@ def read_name_json(
         if not ids:
             unmapped.append(name)
             continue
-        for c in ids:
-            if fam in POINTS_FAMILIES:
-                points[c] = n
-            elif n < 3:
-                limits[c] = n
-    b = Banlist(
+        _enter(ids, n, fam, limits, points)
+    return OfficialList(_banlist(path, fam, day, limits, points), "name", len(doc), unmapped)
+
+
+def _enter(ids: list[int], n: int, fam: str, limits: dict[int, int],
+           points: dict[int, int]) -> None:  # fmt: skip
+    """One entry's cards: points in a points family, else a limit (3, unlimited, is left out)."""
+    for c in ids:
+        if fam in POINTS_FAMILIES:
+            points[c] = n
+        elif n < 3:
+            limits[c] = n
+
+
+def _banlist(path: Path, fam: str, day: dt.date, limits: dict[int, int],
+             points: dict[int, int]) -> Banlist:  # fmt: skip
+    return Banlist(
         name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
-        limits=limits, points=points, source=_source(path), path=where, date_exact=True,
+        limits=limits, points=points, source=_source(path), path=str(path), date_exact=True,
     )
-    return OfficialList(b, "name", len(doc), unmapped)
 
 
 def _day(value: Any, path: Path) -> dt.date:
