@@ -7,6 +7,7 @@ fail on a given file (500, connection drop, garbage bytes, short body).
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import hashlib
 import json
@@ -533,17 +534,26 @@ def test_unreachable_server_exits_2_and_changes_nothing(
     assert _snapshot(updated_copy) == before
 
 
-def test_dry_run_changes_nothing(
-    installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # upstream gains a changed list file: dry run reports it, installs nothing
-    changed = installed.mirror.root.parent / "changed-upstream"
+@contextlib.contextmanager
+def _changed_mirror(installed: Installed, name: str) -> Iterator[Path]:
+    """A copy of the mirror whose TCG lflist gained a comment (a changed upstream file)."""
+    changed = installed.mirror.root.parent / name
     shutil.copytree(installed.mirror.root, changed, symlinks=True)
     lf = changed / "ProjectIgnis/LFLists/0TCG.lflist.conf"
     text = lf.read_bytes()
     lf.unlink()
     lf.write_bytes(text + b"\r\n# a new comment\r\n")
     try:
+        yield changed
+    finally:
+        shutil.rmtree(changed)
+
+
+def test_dry_run_changes_nothing(
+    installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # upstream gains a changed list file: dry run reports it, installs nothing
+    with _changed_mirror(installed, "changed-upstream") as changed:
         before = _snapshot(updated_copy)
         state_before = download.state_path().read_bytes()
         assert main(["update", "--source", str(changed), "--dry-run", "-o", "json"]) == 0
@@ -554,8 +564,6 @@ def test_dry_run_changes_nothing(
         assert out["lists_updated"] is True and out["cards_updated"] is False
         assert _snapshot(updated_copy) == before
         assert download.state_path().read_bytes() == state_before
-    finally:
-        shutil.rmtree(changed)
 
 
 def test_directory_source_and_failing_list_step_keeps_old_database(
@@ -588,13 +596,8 @@ def test_directory_source_installs(
     installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A directory mirror installs; only the changed list is reimported (cards untouched)."""
-    changed = installed.mirror.root.parent / "changed-dir"
-    shutil.copytree(installed.mirror.root, changed, symlinks=True)
-    lf = changed / "ProjectIgnis/LFLists/0TCG.lflist.conf"
-    text = lf.read_bytes()
-    lf.unlink()
-    lf.write_bytes(text + b"\r\n# a new comment\r\n")
-    try:
+    with _changed_mirror(installed, "changed-dir") as changed:
+        lf = changed / "ProjectIgnis/LFLists/0TCG.lflist.conf"
         db_before = hashlib.sha256((updated_copy / "cards.sqlite3").read_bytes()).hexdigest()
         assert main(["update", "--source", str(changed), "-o", "json"]) == 0
         out = json.loads(capsys.readouterr().out)
@@ -605,8 +608,6 @@ def test_directory_source_installs(
         assert inst["location"] == str(lf.resolve().parent / lf.name)
         assert inst["sha256"] == hashlib.sha256(lf.read_bytes()).hexdigest()
         assert os.listdir(paths.lists_dir())
-    finally:
-        shutil.rmtree(changed)
 
 
 def test_first_install_failing_list_step_leaves_no_database(
