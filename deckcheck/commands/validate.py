@@ -220,7 +220,7 @@ def validate(
     if rows is not None:
         _write_step_summary(rows, meta, summary, strict)
     if sheets_dir is not None:
-        from deckcheck.commands.sheet import write_batch_sheets
+        from deckcheck.sheet.files import write_batch_sheets
 
         n, sheet_notes = write_batch_sheets(legal, sheets_dir, run.checker.db, run.job.date,
                                             lang)  # fmt: skip
