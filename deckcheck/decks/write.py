@@ -97,6 +97,8 @@ def to_text(
     passcode (an alternate artwork, a name two cards share) is followed by its passcode,
     "1 Dark Magician (46986415)", so reading the list back gives exactly the same deck.
     """
+    from deckcheck.decks.text import format_line  # the reader's own grammar, written back
+
     _require_ids(deck, "a text decklist")
     out: list[str] = []
     cache: dict[str, int | None] = {}
@@ -111,14 +113,13 @@ def to_text(
             label = db.name(card_id, lang)
             if ids or label == str(card_id) or not label.strip():
                 # Zero-padded to 8 digits: the text reader takes 5+ digits as a passcode.
-                out.append(f"{n} {card_id:08d}")
+                out.append(format_line(n, "", card_id))
                 continue
             label = _one_line(label)
-            if not _reads_back(n, label) or (
+            pin = not _reads_back(n, label) or (
                 index is not None and not _gives_back(index, label, card_id, cache)
-            ):
-                label = f"{label} ({card_id:08d})"
-            out.append(f"{n} {label}")
+            )
+            out.append(format_line(n, label, card_id if pin else None))
     return "\n".join(out) + "\n"
 
 
