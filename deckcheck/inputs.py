@@ -26,7 +26,9 @@ Item = str | tuple[str, bytes]
 
 def is_inline(item: str) -> bool:
     """True for an INPUT that is not a path: ``-`` (stdin) or a ydke:// URL."""
-    return item == "-" or item.startswith("ydke://")
+    from deckcheck.decks.ydke import is_argument
+
+    return item == "-" or is_argument(item)
 
 
 def check_paths(inputs: Iterable[str]) -> None:
@@ -296,7 +298,7 @@ def read_item(item: Item) -> Deck:
         return decks.read_bytes(item[1], "<stdin>")
     if item == "-":
         return decks.read_stdin()
-    if item.startswith("ydke://"):
+    if decks.ydke.is_argument(item):
         return decks.read_string(item, source=item)
     if os.path.isdir(item):  # a sub-folder the walker could not list
         raise InputError(_unlisted(item), where=item)

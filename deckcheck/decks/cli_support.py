@@ -6,7 +6,6 @@ same "read anything, resolve names, refuse to write what lost cards" steps.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from deckcheck import decks
@@ -18,7 +17,7 @@ def read_input(arg: str, kind: str | None = None) -> Deck:
     """A Deck from a command-line INPUT: a file path, a ydke:// URL or ``-`` (stdin)."""
     if arg == "-":
         return decks.read_stdin(kind=kind)
-    if decks.ydke.is_ydke(arg) and not os.path.exists(arg):
+    if decks.ydke.is_argument(arg):
         return decks.ydke.parse(arg)
     return decks.read_path(arg, kind=kind)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import os
 import struct
 
 from deckcheck.errors import InputError
@@ -19,6 +20,12 @@ PREFIX = "ydke://"
 def is_ydke(text: str) -> bool:
     """True when ``text`` (surrounding whitespace aside) looks like a ydke:// URL."""
     return text.lstrip()[: len(PREFIX)].lower() == PREFIX
+
+
+def is_argument(arg: str) -> bool:
+    """True when a command-line argument is a ydke:// URL rather than a path: it looks like one
+    and no file of that name exists (every command that takes DECK decides it this way)."""
+    return is_ydke(arg) and not os.path.exists(arg)
 
 
 def _decode_part(part: str, name: str, where: str) -> list[int]:

@@ -18,7 +18,7 @@ def load_deck(item: str, db: Any, index_holder: list[Any]) -> Any:
 
     if item == "-":
         deck = decks.read_stdin()
-    elif item.startswith("ydke://"):
+    elif decks.ydke.is_argument(item):
         deck = decks.read_string(item, source=item)
     else:
         if not os.path.exists(item):
