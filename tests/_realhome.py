@@ -68,3 +68,23 @@ def build_full_home(
         for batch in [projectignis_lists(data)] if lists is None else lists:
             import_lflists(list(batch), dest=home / "banlists")
     return home
+
+
+#: Where GitHub serves the source archive of DawnbrandBots/yaml-yugi-limit-regulation
+#: (``archive/refs/heads/master.zip``), as a mirror path.
+LIMIT_REGULATION_ZIP = "DawnbrandBots/yaml-yugi-limit-regulation/archive/refs/heads/master.zip"
+
+
+def limit_regulation_archive(data: Path, dest: Path) -> Path:
+    """GitHub's source zip of yaml-yugi-limit-regulation rebuilt from the staged copy: every
+    ``data/<format>/*.json`` file under the ``<repo>-<branch>/`` folder GitHub puts entries in
+    (the staged ``index.json`` is a staging file, not upstream's, so it stays out)."""
+    import zipfile
+
+    lr = data / "banlists" / "yaml-yugi-limit-regulation"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        zf.writestr("yaml-yugi-limit-regulation-master/README.md", "# staged copy\n")
+        for f in sorted(lr.glob("*/*.json")):
+            zf.write(f, f"yaml-yugi-limit-regulation-master/data/{f.parent.name}/{f.name}")
+    return dest

@@ -283,6 +283,24 @@ def _read_official(
     for path, kind in files:
         if kind == "name" and str(path.resolve()).replace(".name.json", ".vector.json") in vectors:
             continue  # the Konami-id vector of the same day is read instead of its names
+        if kind == "archive":  # the repository's zip: every dated list at once
+            if konami is None and db is not None:
+                konami = official.konami_map_for(db)
+            if db is None or (konami is None and konami_missing != "skip"):
+                raise InputError(
+                    "Konami ids need the yaml-yugi card data: `deckcheck db import cards.json "
+                    "rush.json` (or `deckcheck update`) first",
+                    where=str(path),
+                )
+            if names is None:
+                names = official.name_map_for(db)  # early OCG lists name their cards
+            nm = names
+            lists, said = official.read_archive(path, konami, lambda: nm)
+            got.extend(lists)
+            for msg in said:
+                result.notes.append(msg)
+                dc_notes.note(f"deckcheck: note: {msg}")
+            continue
         if kind == "vector":
             if konami is None:
                 konami = official.konami_map_for(db) if db is not None else None

@@ -38,21 +38,20 @@ def _env(home: Path):
 
 
 @pytest.fixture(scope="session")
-def official_home(real_home_dir: Path, shared_data: Path, tmp_path_factory) -> Path:
-    """The real home (cards + every lflist) plus every official list and the dev.db."""
-    from deckcheck.carddb import open_db
-    from tests._konami import konami_map
-
-    home = tmp_path_factory.mktemp("official-home")
-    shutil.copytree(real_home_dir, home, dirs_exist_ok=True)
-    lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
+def lists_home(official_import: tuple[Path, object], shared_data: Path,
+               tmp_path_factory) -> Path:
+    """The session's real home with yaml-yugi (cards.json, rush.json, skill.json) and YGOJSON
+    imported (``official_import``: the importer `db import` runs), plus every official list
+    and the Duel Links dev.db, Konami ids mapped through that database as for a user."""
+    home = tmp_path_factory.mktemp("official-lists-home")
+    shutil.copytree(official_import[0], home, dirs_exist_ok=True)
+    shared = shared_data
+    lr = shared / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared_data / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
+    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
                  / "dev.db")
     with _env(home):
-        db = open_db(home / "cards.sqlite3")
-        km = konami_map(shared_data / "upstream" / "DawnbrandBots__yaml-yugi", db)
-        res = import_lflists(files, dest=home / "banlists", konami=km)
+        res = import_lflists(files, dest=home / "banlists")
     (home / "import-result.json").write_text(json.dumps({
         "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
         "unmapped": res.unmapped,
@@ -62,8 +61,8 @@ def official_home(real_home_dir: Path, shared_data: Path, tmp_path_factory) -> P
 
 
 @pytest.fixture
-def store(official_home: Path, monkeypatch) -> ListStore:
-    monkeypatch.setenv("DECKCHECK_HOME", str(official_home))
+def store(lists_home: Path, monkeypatch) -> ListStore:
+    monkeypatch.setenv("DECKCHECK_HOME", str(lists_home))
     return ListStore.default()
 
 
@@ -118,12 +117,12 @@ def test_archnemeses_protos_limited_on_2025_10_27(store: ListStore):
     assert b.limit_of(PROTOS) == 1
 
 
-def test_genesys_empty_file_refused_previous_stays(official_home: Path, store: ListStore):
-    rej = _result(official_home)["rejected"]
+def test_genesys_empty_file_refused_previous_stays(lists_home: Path, store: ListStore):
+    rej = _result(lists_home)["rejected"]
     assert ["genesys", "2026-08-14"] in [r[:2] for r in rej]
     b = store.in_force("genesys", D(2026, 8, 20))
     assert b is not None and b.effective == D(2026, 8, 4) and len(b.points) > 600
-    faults = read_faults(official_home / "banlists")
+    faults = read_faults(lists_home / "banlists")
     assert any(f["family"] == "genesys" and f["effective"] == "2026-08-14" for f in faults)
 
 
@@ -136,8 +135,8 @@ def test_ocg_genesys_and_regional_lists(store: ListStore):
         assert b is not None and b.effective == day and b.limits, fam
 
 
-def test_unmapped_ids_and_names_are_reported(official_home: Path):
-    un = {u[0]: u for u in _result(official_home)["unmapped"]}
+def test_unmapped_ids_and_names_are_reported(lists_home: Path):
+    un = {u[0]: u for u in _result(lists_home)["unmapped"]}
     dl = [u for s, u in un.items() if "dev.db (Speed)" in s]
     assert dl and "Kiteroid" in dl[0][3]
     rush = [u for s, u in un.items() if "dev.db (Rush)" in s]
@@ -157,21 +156,21 @@ def test_duel_links_replay_matches_the_readme(store: ListStore):
         "Limited 1": 1, "Limited 2": 2, "Limited 3": 3}
 
 
-def test_transient_rush_header_skipped(official_home: Path, store: ListStore):
+def test_transient_rush_header_skipped(lists_home: Path, store: ListStore):
     b = store.in_force("rush", D(2021, 6, 1))
     assert b is not None and b.name == "2020.04.27 Rush Duel" and len(b.limits) >= 1300
     assert store.get("rush", D(2020, 5, 17)) is None
 
 
-def test_reimport_changes_nothing(official_home: Path, shared_data: Path, tmp_path: Path):
+def test_reimport_changes_nothing(lists_home: Path, shared_data: Path, tmp_path: Path):
     from deckcheck.carddb import open_db
-    from tests._konami import konami_map
+    from deckcheck.formats.official import konami_map_for
 
     lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted((lr / "tcg").glob("*.vector.json"))[-3:]
-    with _env(official_home):
-        km = konami_map(shared_data / "upstream" / "DawnbrandBots__yaml-yugi",
-                        open_db(official_home / "cards.sqlite3"))
+    with _env(lists_home):
+        km = konami_map_for(open_db(lists_home / "cards.sqlite3"))
+        assert km is not None  # the imported yaml-yugi data maps Konami ids
         res = import_lflists(files, dest=tmp_path / "a", konami=km)
         again = import_lflists(files, dest=tmp_path / "a", konami=km)
     assert len(res.written) == 3 and not again.written and len(again.unchanged) == 3
@@ -194,7 +193,7 @@ def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def test_validate_uses_official_lists_and_reports_provenance(official_home: Path, tmp_path: Path):
+def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, tmp_path: Path):
     vanillas = [89631139, 46986414, 70781052, 6368038, 38033121, 40640057, 4031928, 7902349,
                 55144522, 83764718, 44095762, 5318639, 73915051]
     # a small TCG deck: 3 x Triple Tactics Talent, the rest unlimited staples/vanillas
@@ -202,8 +201,8 @@ def test_validate_uses_official_lists_and_reports_provenance(official_home: Path
     body += ["89631139"]
     ydk = tmp_path / "ttt.ydk"
     ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
-    old = _validate(official_home, "tcg", "2025-04-03", ydk)
-    new = _validate(official_home, "tcg", "2025-04-07", ydk)
+    old = _validate(lists_home, "tcg", "2025-04-03", ydk)
+    new = _validate(lists_home, "tcg", "2025-04-07", ydk)
     assert old["banlist"]["effective"] == "2024-12-09"
     assert old["banlist"]["date_exact"] is True
     assert old["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
@@ -215,10 +214,10 @@ def test_validate_uses_official_lists_and_reports_provenance(official_home: Path
 
 @pytest.mark.parametrize("fmt,day", [("master-duel", "2026-08-10"), ("genesys", "2026-08-20"),
                                      ("duel-links", "2025-05-10")])
-def test_recent_dates_have_a_list_in_force(official_home: Path, tmp_path: Path, fmt, day):
+def test_recent_dates_have_a_list_in_force(lists_home: Path, tmp_path: Path, fmt, day):
     ydk = tmp_path / "d.ydk"
     ydk.write_text("#main\n" + "\n".join(["89631139"] * 3) + "\n#extra\n!side\n")
-    rep = _validate(official_home, fmt, day, ydk)
+    rep = _validate(lists_home, fmt, day, ydk)
     assert rep["banlist"] is not None and rep["banlist"]["date_exact"] is True
     assert rep["banlist"]["source"].startswith(("DawnbrandBots", "falsepopsky"))
 
@@ -289,11 +288,11 @@ def test_devdb_replay_small(tmp_path: Path):
     assert lists[1].unmapped == ["Nobody"]
 
 
-def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
+def test_banlist_conflicts_lists_where_sources_disagree(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
                PYTHONPATH=str(Path(__file__).parents[2]))
     out = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
                           "tcg", "-o", "json"], capture_output=True, text=True, env=env,
@@ -310,11 +309,11 @@ def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
     assert "Archnemeses Protos: official Limited, other Forbidden" in text
 
 
-def test_db_info_names_refused_lists(official_home: Path):
+def test_db_info_names_refused_lists(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
                PYTHONPATH=str(Path(__file__).parents[2]))
     out = subprocess.run([sys.executable, "-m", "deckcheck", "db", "info"], capture_output=True,
                          text=True, env=env, check=True).stdout
