@@ -294,8 +294,7 @@ def _read_official(
                 )
             if names is None:
                 names = official.name_map_for(db)  # early OCG lists name their cards
-            nm = names
-            lists, said = official.read_archive(path, konami, lambda: nm)
+            lists, said = official.read_archive(path, konami, names)
             got.extend(lists)
             for msg in said:
                 result.notes.append(msg)

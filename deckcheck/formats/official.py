@@ -301,7 +301,7 @@ def check_archive(path: Path, where: str) -> int:
 
 
 def read_archive(
-    path: Path, konami: KonamiMap | None, names: Callable[[], NameMap]
+    path: Path, konami: KonamiMap | None, names: NameMap
 ) -> tuple[list[OfficialList], list[str]]:
     """Every list of a yaml-yugi-limit-regulation source archive (GitHub's zip of the
     repository: the whole dated history), and notes on what was left out.
@@ -309,9 +309,9 @@ def read_archive(
     Per format and day the Konami-id vector wins over its name companion. A points list
     identical to the one before it is left out: upstream downloads the Genesys points daily
     and keeps every download, so the first day of a run is the day the list was seen. Other
-    lists keep every dated file (an identical list on a later day is Konami's effective day). Without ``konami`` (no yaml-yugi card data) vectors are left
-    out, with a note. Each list's source names its file in the repository, as when the file
-    is imported on its own.
+    lists keep every dated file (an identical list on a later day is Konami's effective day).
+    Without ``konami`` (no yaml-yugi card data) vectors are left out, with a note. Each
+    list's source names its file in the repository, as when the file is imported on its own.
     """
     members = _archive_members(path)
     if sum(i.file_size for i, *_ in members) > MAX_ARCHIVE_BYTES:
@@ -321,7 +321,6 @@ def read_archive(
     no_ids = 0
     out: list[OfficialList] = []
     last: dict[str, OfficialList] = {}
-    name_map: NameMap | None = None
     with zipfile.ZipFile(path) as z:
         for info, folder, day, kind in sorted(
             members, key=lambda m: (m[1], m[2], m[3] != "vector")
@@ -330,8 +329,8 @@ def read_archive(
             if fam is None:
                 unknown.add(folder)
                 continue
-            if kind == "name" and (folder, day) in vectors:
-                continue
+            if kind == "name" and konami is not None and (folder, day) in vectors:
+                continue  # the Konami-id vector of the day is read instead
             if kind == "vector" and konami is None:
                 no_ids += 1
                 continue
@@ -350,9 +349,7 @@ def read_archive(
                 assert konami is not None
                 ol = _vector(doc, where, fam, fname, source, konami)
             else:
-                if name_map is None:
-                    name_map = names()
-                ol = _name_list(doc, where, fam, fname, source, name_map)
+                ol = _name_list(doc, where, fam, fname, source, names)
             prev = last.get(fam)
             if (fam in POINTS_FAMILIES and prev is not None and ol.entries
                     and _same(prev.banlist, ol.banlist)):  # fmt: skip

@@ -319,3 +319,53 @@ def test_db_info_names_refused_lists(lists_home: Path):
                          text=True, env=env, check=True).stdout
     line = [ln for ln in out.splitlines() if ln.startswith("refused list: genesys 2026-08-14")]
     assert line and "empty" in line[0] and "previous list stays in force" in line[0]
+
+
+def test_archive_reads_every_dated_list_of_the_repository_zip(tmp_path: Path):
+    import zipfile
+
+    z = tmp_path / "master.zip"
+    top = "yaml-yugi-limit-regulation-master/data"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("yaml-yugi-limit-regulation-master/README.md", "readme")
+        zf.writestr(f"{top}/tcg/2024-09-02.vector.json",
+                    '{"date": "2024-09-02", "regulation": {"1": 0, "2": 1}}')
+        zf.writestr(f"{top}/tcg/2024-12-09.vector.json",  # same content, a later day: kept
+                    '{"date": "2024-12-09", "regulation": {"1": 0, "2": 1}}')
+        zf.writestr(f"{top}/master-duel/2024-09-02.vector.json",
+                    '{"date": "2024-09-02", "regulation": {"1": 1}}')
+        zf.writestr(f"{top}/master-duel/2024-09-02.name.json", '{"Card B": 0}')
+        zf.writestr(f"{top}/ocg/1999-07-08.name.json", '{"Card B": 1, "Nobody": 0}')
+        for day in ("2025-09-22", "2025-09-23", "2025-09-24"):  # daily downloads
+            pts = '{"1": 10}' if day != "2025-09-24" else '{"1": 20}'
+            zf.writestr(f"{top}/genesys/{day}.vector.json",
+                        f'{{"date": "{day}", "regulation": {pts}}}')
+        zf.writestr(f"{top}/genesys/2025-09-22.raw.json", '{"whatever": []}')
+        zf.writestr(f"{top}/speed/2025-01-01.vector.json", '{"date": "2025-01-01"}')
+    assert official.sniff(z) == "archive"
+    assert official.check_archive(z, "u") == 9
+
+    def km(kid: int, kind: str) -> list[int]:
+        return [kid * 1000]
+
+    def nm(key: str, rush: bool) -> list[int]:
+        return {"card b": [2000]}.get(key, [])
+
+    lists, said = official.read_archive(z, km, nm)
+    got = {(o.banlist.family, o.banlist.effective.isoformat(), o.kind) for o in lists}
+    assert got == {("tcg", "2024-09-02", "vector"), ("tcg", "2024-12-09", "vector"),
+                   ("master-duel", "2024-09-02", "vector"), ("ocg", "1999-07-08", "name"),
+                   ("genesys", "2025-09-22", "vector"), ("genesys", "2025-09-24", "vector")}
+    tcg = next(o for o in lists if o.banlist.family == "tcg")
+    assert tcg.banlist.limits == {1000: 0, 2000: 1}
+    assert tcg.banlist.source == (
+        "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json")
+    ocg = next(o for o in lists if o.banlist.family == "ocg")
+    assert ocg.unmapped == ["Nobody"] and ocg.banlist.limits == {2000: 1}
+    assert any("speed" in s for s in said)  # a folder of no known format: said, not dropped
+    # without the yaml-yugi card data only the name lists can be read (Master Duel's
+    # companion then stands in for its vector)
+    lists, said = official.read_archive(z, None, nm)
+    assert {(o.banlist.family, o.kind) for o in lists} == {("ocg", "name"),
+                                                          ("master-duel", "name")}
+    assert any("6 Konami-id list(s) skipped" in s for s in said)
