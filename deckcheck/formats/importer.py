@@ -193,6 +193,7 @@ def _import(
                 f"--effective gives every list one date, but there are several {twice[0]!r} "
                 "lists; import them one file at a time or pick one with path#name"
             )
+    db_names: dict[int, str | None] = {}
     for b, notes in read:
         if (b.family, b.effective) in chosen and notes[:1] == ["(name list)"]:
             continue  # the Konami-id vector of the same day wins over its name companion
@@ -201,9 +202,11 @@ def _import(
             b = canonicalize(b, lambda card: list_key(db, card))
             names = dict(b.names)
             for c in {*b.limits, *b.points}:
-                card = db.get(c)
-                if card is not None:
-                    names[c] = db.name(c)  # the database's English name beats a comment
+                if c not in db_names:  # hundreds of lists name the same cards: look up once
+                    db_names[c] = db.name(c) if db.get(c) is not None else None
+                known = db_names[c]
+                if known is not None:
+                    names[c] = known  # the database's English name beats a comment
             b = replace(b, names=names)
         slot = (b.family, b.effective)
         prev = chosen.get(slot)

@@ -503,31 +503,42 @@ def konami_map_for(db: Any) -> KonamiMap | None:
 
 
 def name_map_for(db: Any) -> NameMap:
-    """English names of the card database -> passcodes; Rush cards apart from the others."""
+    """English names of the card database -> passcodes; Rush cards apart from the others.
+
+    Names are indexed up front; a card is looked up only when a list names it (a list names
+    a few hundred of the database's 25,000 cards)."""
     from deckcheck.model import Scope
 
-    plain: dict[str, list[int]] = {}
-    rush: dict[str, list[int]] = {}
+    by_key: dict[str, list[int]] = {}
     for cid, lang, name, kind in db.iter_names():
         if lang != "en" or kind not in ("name", "official", ""):
             continue
-        card = db.get(cid)
-        if card is None or card.alias_kind == "artwork":
-            continue
-        is_rush = bool(card.scopes & (Scope.RUSH | Scope.LEGEND)) and not card.scopes & (
-            Scope.OCG | Scope.TCG
-        )
-        target = rush if is_rush else plain
-        got = target.setdefault(name_key(name), [])
+        got = by_key.setdefault(name_key(name), [])
         if cid not in got:
             got.append(cid)
+    split: dict[str, tuple[list[int], list[int]]] = {}
+
+    def plain_and_rush(key: str) -> tuple[list[int], list[int]]:
+        if key not in split:
+            plain: list[int] = []
+            rush: list[int] = []
+            for cid in by_key.get(key, ()):
+                card = db.get(cid)
+                if card is None or card.alias_kind == "artwork":
+                    continue
+                is_rush = bool(card.scopes & (Scope.RUSH | Scope.LEGEND)) and not (
+                    card.scopes & (Scope.OCG | Scope.TCG)
+                )
+                (rush if is_rush else plain).append(cid)
+            split[key] = (plain, rush)
+        return split[key]
 
     def lookup(key: str, want_rush: bool) -> list[int]:
+        plain, rush = plain_and_rush(key)
         first, second = (rush, plain) if want_rush else (plain, rush)
-        got = first.get(key)
-        if got:
-            return _official_first(got)
-        return [] if not want_rush else _official_first(second.get(key, []))
+        if first:
+            return _official_first(first)
+        return [] if not want_rush else _official_first(second)
 
     return lookup
 

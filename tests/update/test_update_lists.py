@@ -27,8 +27,8 @@ from deckcheck.formats.importer import read_faults
 from deckcheck.update import download
 from deckcheck.update.download import check_file
 from deckcheck.update.sources import Component, load_components, resolve_source
-from tests._realhome import LIMIT_REGULATION_ZIP, limit_regulation_archive
-from tests.update.test_update import Mirror, _build_mirror, _handler, _snapshot
+from tests._realhome import LIMIT_REGULATION_ZIP, upstream_mirror
+from tests.update.test_update import Mirror, _handler, _snapshot
 
 D = dt.date
 REPO = Path(__file__).parent.parent.parent
@@ -91,16 +91,10 @@ class Updated:
 @pytest.fixture(scope="module")
 def updated(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Updated]:
     """One update from a mirror holding cards, names, lflists, yaml-yugi's card data, the
-    limit-regulation archive and the dev.db; then a second update of the same mirror."""
-    root = _build_mirror(shared_data, tmp_path_factory.mktemp("lists-upstream"))
-    up = shared_data / "upstream"
-    yy = root / "DawnbrandBots" / "yaml-yugi"
-    yy.mkdir(parents=True)
-    for name in ("cards.json", "rush.json"):
-        (yy / name).symlink_to(up / "DawnbrandBots__yaml-yugi" / name)
-    (root / DEV_DB).parent.mkdir(parents=True)
-    (root / DEV_DB).symlink_to(up / "falsepopsky__forbidden-duel-links" / "prisma" / "dev.db")
-    limit_regulation_archive(shared_data, root / LIMIT_REGULATION_ZIP)
+    limit-regulation archive and the dev.db (not the YGOJSON zip: release dates play no part
+    here); then a second update of the same mirror."""
+    root = upstream_mirror(shared_data, tmp_path_factory.mktemp("lists-upstream"),
+                           ygojson=False)
     home = tmp_path_factory.mktemp("lists-home")
     m = Mirror(root)
     srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
