@@ -194,12 +194,20 @@ def _import(
                 "lists; import them one file at a time or pick one with path#name"
             )
     db_names: dict[int, str | None] = {}
+    list_keys: dict[int, int] = {}
+
+    def keyed(card: int) -> int:  # whitelists name thousands of cards, list after list
+        got = list_keys.get(card)
+        if got is None:
+            got = list_keys[card] = list_key(db, card)
+        return got
+
     for b, notes in read:
         if (b.family, b.effective) in chosen and notes[:1] == ["(name list)"]:
             continue  # the Konami-id vector of the same day wins over its name companion
         notes = [n for n in notes if n != "(name list)"]
         if db is not None:
-            b = canonicalize(b, lambda card: list_key(db, card))
+            b = canonicalize(b, keyed)
             names = dict(b.names)
             for c in {*b.limits, *b.points}:
                 if c not in db_names:  # hundreds of lists name the same cards: look up once

@@ -369,3 +369,44 @@ def test_archive_reads_every_dated_list_of_the_repository_zip(tmp_path: Path):
     assert {(o.banlist.family, o.kind) for o in lists} == {("ocg", "name"),
                                                           ("master-duel", "name")}
     assert any("6 Konami-id list(s) skipped" in s for s in said)
+
+
+SNAKE_EYE_SPOILS = 89023486  # Original Sinful Spoils - Snake-Eye: Forbidden from 2024-12-09
+CHUNDRA = 91810826  # Tenpai Dragon Chundra: Limited from 2024-12-09
+SANGEN_KAIMEN = 66730191  # Sangen Kaimen: Limited from 2024-12-09
+
+
+def test_october_2024_deck_legal_under_the_official_september_list(
+    lists_home: Path, real_home_dir: Path, tmp_path: Path
+):
+    """Issue 15: '2024.09 TCG' (lflist) holds the December 2024 list. No staged real deck is
+    from October 2024, so a deck built from real cards shows it: 3 copies each of three cards
+    the official 2024-09-02 list leaves unlimited and the 2024-12-09 list restricts."""
+    # Normal Monsters no list has ever restricted: Blue-Eyes, Dark Magician, Summoned Skull,
+    # Gaia, Celtic Guardian, Mystical Elf, Feral Imp, Giant Soldier of Stone, Beaver Warrior,
+    # Alexandrite Dragon, Luster Dragon
+    vanillas = [89631139, 46986414, 70781052, 6368038, 91152256, 15025844, 41392891, 13039848,
+                32452818, 43096270, 11091375]
+    body = ["#main"] + [str(c) for c in (SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN)
+                        for _ in range(3)]
+    body += [str(c) for c in vanillas[:10] for _ in range(3)] + [str(vanillas[10])]
+    ydk = tmp_path / "oct2024.ydk"
+    ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
+
+    def restricted(rep: dict) -> set[int]:
+        return {(f.get("card") or {}).get("id") for f in rep["decks"][0]["findings"]
+                if f["code"].startswith("DC40")}
+
+    official_rep = _validate(lists_home, "tcg", "2024-10-15", ydk)
+    assert official_rep["banlist"]["effective"] == "2024-09-02"
+    assert official_rep["banlist"]["source"].endswith("data/tcg/2024-09-02.vector.json")
+    assert restricted(official_rep) == set()
+    assert official_rep["decks"][0]["legal"] is True
+    # the lflist history alone (no official lists): "2024.09 TCG" with December's content
+    lflist_rep = _validate(real_home_dir, "tcg", "2024-10-15", ydk)
+    assert lflist_rep["banlist"]["name"] == "2024.09 TCG"
+    assert restricted(lflist_rep) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
+    # on the official December day the same deck is illegal under Konami's list too
+    december = _validate(lists_home, "tcg", "2024-12-09", ydk)
+    assert december["banlist"]["effective"] == "2024-12-09"
+    assert restricted(december) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
