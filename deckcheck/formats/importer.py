@@ -361,7 +361,10 @@ def _read_official(
 
         store = ListStore([target])
         for f, d in firsts.items():
-            prev = store.in_force(f, d - dt.timedelta(days=1))
+            # an official list is measured against the official one before it only: an lflist
+            # whitelist of the family (EDOPro's Rush lists every legal card) is no measure of
+            # a list of limits, and would refuse every official Rush list as "halved"
+            prev = store.official_in_force(f, d - dt.timedelta(days=1))
             if prev is not None:
                 previous[f] = prev
     keep, bad = official.check_faults(got, previous)

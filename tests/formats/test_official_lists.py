@@ -133,6 +133,21 @@ def test_ocg_genesys_and_regional_lists(store: ListStore):
                      ("master-duel", D(2026, 8, 5)), ("rush", D(2026, 7, 1))):
         b = store.in_force(fam, day)
         assert b is not None and b.effective == day and b.limits, fam
+        assert b.source.startswith(f"DawnbrandBots/yaml-yugi-limit-regulation data/{fam}/"), fam
+
+
+def test_rush_official_lists_from_2023_lflist_history_before(lists_home: Path,
+                                                             store: ListStore):  # fmt: skip
+    """Issue 15 item 5: Konami's Rush lists are used from 2023 (none refused as "halved" next
+    to EDOPro's Rush whitelist, which lists every legal card); before 2023 lflist history
+    fills in with its longest-standing revision."""
+    assert not [r for r in _result(lists_home)["rejected"] if r[0] == "rush"]
+    for day in (D(2023, 1, 1), D(2024, 6, 1), D(2026, 7, 1)):
+        b = store.in_force("rush", day)
+        assert b is not None and b.date_exact
+        assert b.source.startswith("DawnbrandBots/yaml-yugi-limit-regulation data/rush/"), day
+    early = store.in_force("rush", D(2022, 6, 1))
+    assert early is not None and early.name == "2020.04.27 Rush Duel"
 
 
 def test_unmapped_ids_and_names_are_reported(lists_home: Path):
@@ -410,3 +425,28 @@ def test_october_2024_deck_legal_under_the_official_september_list(
     december = _validate(lists_home, "tcg", "2024-12-09", ydk)
     assert december["banlist"]["effective"] == "2024-12-09"
     assert restricted(december) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
+
+
+def test_banlist_import_reads_the_repository_zip_like_its_files(
+    lists_home: Path, shared_data: Path, tmp_path: Path
+):
+    """`banlist import master.zip` installs the same lists as the staged files one by one."""
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+    from tests._realhome import limit_regulation_archive
+
+    z = limit_regulation_archive(shared_data, tmp_path / "yaml-yugi-limit-regulation-master.zip")
+    out = tmp_path / "lists"
+    out.mkdir()
+    with _env(lists_home):
+        res = CliRunner().invoke(cli, ["banlist", "import", str(z), "--out", str(out)],
+                                 catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    got = {p.relative_to(out).as_posix(): p.read_text() for p in out.glob("*/*.yaml")}
+    mine = {p.relative_to(lists_home / "banlists").as_posix(): p.read_text()
+            for p in (lists_home / "banlists").glob("*/*.yaml")
+            if "yaml-yugi-limit-regulation" in p.read_text()}
+    assert len(got) == 276 and got.keys() == mine.keys()  # 341 lists minus 65 Duel Links
+    same = sum(got[k] == mine[k] for k in got)
+    assert same == len(got)  # byte for byte: source, dates and entries as from the files
