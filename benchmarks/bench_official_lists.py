@@ -1,12 +1,13 @@
 """Measures importing every official list file (yaml-yugi-limit-regulation vectors and names,
 the Duel Links dev.db) against the peer, importing the whole ProjectIgnis lflist history, in
-the same run on the same home (cards.cdb installed), median of N, wall and CPU seconds.
+the same run on the same home, median of N, wall and CPU seconds; and the same official lists
+read from the repository's source zip, as `update` fetches them.
 
     python benchmarks/bench_official_lists.py [--data ../shared/data] [--runs 3]
 
-The Konami id map is read from yaml-yugi cards.json/rush.json by tests/_konami.py (the card
-side's CardDB.passcodes_for_konami does the same from the database); building it is timed
-separately. Prints a small table and writes benchmarks/results/official_lists.json.
+The home holds cards.cdb plus yaml-yugi cards.json/rush.json imported (untimed): Konami ids
+map through the database (CardDB.passcodes_for_konami), as for a user. Prints a small table
+and writes benchmarks/results/official_lists.json.
 """
 
 from __future__ import annotations
@@ -37,37 +38,39 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
-    sys.path.insert(0, str(HERE.parent / "tests"))
-    from _konami import konami_map
-
-    from deckcheck.carddb import open_db
     from deckcheck.carddb.importer import import_files
     from deckcheck.formats.importer import import_lflists
+
+    sys.path.insert(0, str(HERE))
+    from _common import _realhome
 
     data: Path = args.data
     lr = data / "banlists" / "yaml-yugi-limit-regulation"
     official = [p for p in sorted(lr.glob("*/*.json"))]
-    official.append(data / "upstream/falsepopsky__forbidden-duel-links/prisma/dev.db")
+    dev_db = data / "upstream/falsepopsky__forbidden-duel-links/prisma/dev.db"
+    official.append(dev_db)
     pi = data / "banlists" / "projectignis-lflists"
     peer = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
-    rows: dict[str, list[tuple[float, float]]] = {"konami map": [], "official": [], "lflist": []}
+    rows: dict[str, list[tuple[float, float]]] = {"official": [], "official zip": [],
+                                                  "lflist": []}  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         os.environ["DECKCHECK_HOME"] = str(home)
-        import_files([data / "cards" / "cards.cdb"], db_path=home / "cards.sqlite3")
-        db = open_db(home / "cards.sqlite3")
-        sink = io.StringIO()
         yy = data / "upstream/DawnbrandBots__yaml-yugi"
+        import_files([data / "cards" / "cards.cdb", yy / "cards.json", yy / "rush.json"],
+                     db_path=home / "cards.sqlite3")
+        archive = _realhome().limit_regulation_archive(data, home / "master.zip")
+        sink = io.StringIO()
         res = None
         for i in range(args.runs):
             with contextlib.redirect_stderr(sink):
-                w, c, km = _timed(lambda: konami_map(yy, db))
-                rows["konami map"].append((w, c))
-                o_dest, l_dest, kmap = home / f"o{i}", home / f"l{i}", km
-                w, c, res = _timed(
-                    lambda: import_lflists(official, dest=o_dest, konami=kmap)  # noqa: B023
-                )
+                o_dest, z_dest, l_dest = home / f"o{i}", home / f"z{i}", home / f"l{i}"
+                w, c, res = _timed(lambda: import_lflists(official, dest=o_dest))  # noqa: B023
                 rows["official"].append((w, c))
+                w, c, _ = _timed(
+                    lambda: import_lflists([archive, dev_db], dest=z_dest)  # noqa: B023
+                )
+                rows["official zip"].append((w, c))
                 w, c, _ = _timed(lambda: import_lflists(peer, dest=l_dest))  # noqa: B023
                 rows["lflist"].append((w, c))
         n_off = len(res.lists)  # type: ignore[attr-defined]
@@ -77,11 +80,12 @@ def main() -> int:
     print(f"{'step':<12} {'wall s':>8} {'cpu s':>8}")
     for k, (w, c) in med.items():
         print(f"{k:<12} {w:>8.2f} {c:>8.2f}")
-    total = med["official"][0] + med["konami map"][0]
+    total = med["official"][0]
     print(f"official lists: {len(official)} files -> {n_off} lists; "
           f"peer: {len(peer)} lflist files")
-    print(f"official/lflist wall ratio {ratio:.2f}; official+map {total:.2f} s "
-          f"(goal <= {TARGET} s)")
+    print(f"official/lflist wall ratio {ratio:.2f}, CPU ratio "
+          f"{med['official'][1] / med['lflist'][1]:.2f}; official {total:.2f} s "
+          f"(goal <= {TARGET} s); load {os.getloadavg()[0]:.2f}")
     out = HERE / "results" / "official_lists.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"median": med, "ratio_official_vs_lflist": ratio,

@@ -68,3 +68,60 @@ def build_full_home(
         for batch in [projectignis_lists(data)] if lists is None else lists:
             import_lflists(list(batch), dest=home / "banlists")
     return home
+
+
+#: Where GitHub serves the source archive of DawnbrandBots/yaml-yugi-limit-regulation
+#: (``archive/refs/heads/master.zip``), as a mirror path.
+LIMIT_REGULATION_ZIP = "DawnbrandBots/yaml-yugi-limit-regulation/archive/refs/heads/master.zip"
+
+
+def limit_regulation_archive(data: Path, dest: Path) -> Path:
+    """GitHub's source zip of yaml-yugi-limit-regulation rebuilt from the staged copy: every
+    ``data/<format>/*.json`` file under the ``<repo>-<branch>/`` folder GitHub puts entries in
+    (the staged ``index.json`` is a staging file, not upstream's, so it stays out)."""
+    import zipfile
+
+    lr = data / "banlists" / "yaml-yugi-limit-regulation"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+        zf.writestr("yaml-yugi-limit-regulation-master/README.md", "# staged copy\n")
+        for f in sorted(lr.glob("*/*.json")):
+            zf.write(f, f"yaml-yugi-limit-regulation-master/data/{f.parent.name}/{f.name}")
+    return dest
+
+
+def upstream_mirror(data: Path, root: Path, *, ygojson: bool = True) -> Path:
+    """Every file `deckcheck update` fetches, in the mirror layout ``<owner>/<repo>/<path>``,
+    from the staged copies (symlinks; the two zips built): cards.cdb, the locales, the
+    lflist files at HEAD, yaml-yugi's cards/rush/skill.json, the YGOJSON release zip (unless
+    ``ygojson`` is False: building it takes a while), the limit-regulation source zip and the
+    Duel Links dev.db."""
+    import zipfile
+
+    up = data / "upstream"
+    links: dict[str, Path] = {"ProjectIgnis/BabelCDB/cards.cdb": data / "cards/cards.cdb"}
+    for d in sorted((data / "locales").iterdir()):
+        links[f"mycard/ygopro-database/locales/{d.name}/cards.cdb"] = d / "cards.cdb"
+    head = data / "banlists/projectignis-lflists/upstream-head"
+    for f in sorted(head.glob("*.lflist.conf")):
+        links[f"ProjectIgnis/LFLists/{f.name}"] = f
+    links["Fluorohydride/ygopro/lflist.conf"] = (
+        data / "banlists/fluorohydride-ygopro/upstream-head/lflist.conf"
+    )
+    for name in ("cards.json", "rush.json", "skill.json"):
+        links[f"DawnbrandBots/yaml-yugi/{name}"] = up / "DawnbrandBots__yaml-yugi" / name
+    links["falsepopsky/forbidden-duel-links/prisma/dev.db"] = (
+        up / "falsepopsky__forbidden-duel-links/prisma/dev.db"
+    )
+    for rel, target in links.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).symlink_to(target)
+    limit_regulation_archive(data, root / LIMIT_REGULATION_ZIP)
+    if ygojson:
+        src = up / "iconmaster5326__YGOJSON"
+        dest = root / "iconmaster5326/YGOJSON/individual.zip"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
+            for f in sorted(src.rglob("*.json")):
+                zf.write(f, f.relative_to(src).as_posix())
+    return root

@@ -113,6 +113,10 @@ def plan(path: Path, sniffed: str) -> Plan:
     """Read and check an official file (yaml-yugi arrays are parsed here, before any write)."""
     p = Plan(path, "ygojson")
     if sniffed == "yaml-yugi":
+        size, sha = _digest(path)
+        hit = _PARSED.get((size, sha))
+        if hit is not None:  # `update` checked this very file at download: parsed once
+            return Plan(path, hit[0], hit[1], sha, size)
         data = yamlyugi.load_json(path)
         kind = yamlyugi.detect_kind(data)
         if kind is None:
@@ -124,8 +128,20 @@ def plan(path: Path, sniffed: str) -> Plan:
             )
         p.kind = f"yaml-yugi-{kind}"
         p.records = yamlyugi.parse(data, kind, str(path))
+        p.size, p.sha256 = size, sha
+        while len(_PARSED) >= _PARSED_MAX:
+            _PARSED.pop(next(iter(_PARSED)))
+        _PARSED[(size, sha)] = (p.kind, p.records)
+        return p
     p.size, p.sha256 = _digest(path)
     return p
+
+
+#: The last yaml-yugi files parsed in this process, by (size, sha256) of their bytes: the
+#: download check and the import of one `update` read cards.json (41 MB) once, not twice.
+#: Records are never changed after parsing.
+_PARSED: dict[tuple[int, str], tuple[str, list[yamlyugi.OfficialCard]]] = {}
+_PARSED_MAX = 3  # cards.json, rush.json, skill.json
 
 
 def _digest(path: Path) -> tuple[int, str]:

@@ -300,6 +300,15 @@ class ListStore:
                 best = m
         return self._load(best) if best is not None else None
 
+    def official_in_force(self, family: str, date: dt.date) -> Banlist | None:
+        """The newest official list of ``family`` not after ``date`` (``is_official``)."""
+        day = date.isoformat()
+        best = None
+        for m in self._all_metas(family):
+            if m["effective"] <= day and is_official(m.get("source", "")):
+                best = m
+        return self._load(best) if best is not None else None
+
     def get(self, family: str, date: dt.date) -> Banlist | None:
         """The version of ``family`` that takes effect exactly on ``date``."""
         day = date.isoformat()

@@ -193,17 +193,28 @@ def _import(
                 f"--effective gives every list one date, but there are several {twice[0]!r} "
                 "lists; import them one file at a time or pick one with path#name"
             )
+    db_names: dict[int, str | None] = {}
+    list_keys: dict[int, int] = {}
+
+    def keyed(card: int) -> int:  # whitelists name thousands of cards, list after list
+        got = list_keys.get(card)
+        if got is None:
+            got = list_keys[card] = list_key(db, card)
+        return got
+
     for b, notes in read:
         if (b.family, b.effective) in chosen and notes[:1] == ["(name list)"]:
             continue  # the Konami-id vector of the same day wins over its name companion
         notes = [n for n in notes if n != "(name list)"]
         if db is not None:
-            b = canonicalize(b, lambda card: list_key(db, card))
+            b = canonicalize(b, keyed)
             names = dict(b.names)
             for c in {*b.limits, *b.points}:
-                card = db.get(c)
-                if card is not None:
-                    names[c] = db.name(c)  # the database's English name beats a comment
+                if c not in db_names:  # hundreds of lists name the same cards: look up once
+                    db_names[c] = db.name(c) if db.get(c) is not None else None
+                known = db_names[c]
+                if known is not None:
+                    names[c] = known  # the database's English name beats a comment
             b = replace(b, names=names)
         slot = (b.family, b.effective)
         prev = chosen.get(slot)
@@ -283,6 +294,23 @@ def _read_official(
     for path, kind in files:
         if kind == "name" and str(path.resolve()).replace(".name.json", ".vector.json") in vectors:
             continue  # the Konami-id vector of the same day is read instead of its names
+        if kind == "archive":  # the repository's zip: every dated list at once
+            if konami is None and db is not None:
+                konami = official.konami_map_for(db)
+            if db is None or (konami is None and konami_missing != "skip"):
+                raise InputError(
+                    "Konami ids need the yaml-yugi card data: `deckcheck db import cards.json "
+                    "rush.json` (or `deckcheck update`) first",
+                    where=str(path),
+                )
+            if names is None:
+                names = official.name_map_for(db)  # early OCG lists name their cards
+            lists, said = official.read_archive(path, konami, names)
+            got.extend(lists)
+            for msg in said:
+                result.notes.append(msg)
+                dc_notes.note(f"deckcheck: note: {msg}")
+            continue
         if kind == "vector":
             if konami is None:
                 konami = official.konami_map_for(db) if db is not None else None
@@ -333,7 +361,10 @@ def _read_official(
 
         store = ListStore([target])
         for f, d in firsts.items():
-            prev = store.in_force(f, d - dt.timedelta(days=1))
+            # an official list is measured against the official one before it only: an lflist
+            # whitelist of the family (EDOPro's Rush lists every legal card) is no measure of
+            # a list of limits, and would refuse every official Rush list as "halved"
+            prev = store.official_in_force(f, d - dt.timedelta(days=1))
             if prev is not None:
                 previous[f] = prev
     keep, bad = official.check_faults(got, previous)

@@ -1,5 +1,6 @@
 """Konami's official lists from their real upstream files: yaml-yugi-limit-regulation
-``*.vector.json`` (Konami ids) and ``*.name.json`` (English names), and the Duel Links change
+``*.vector.json`` (Konami ids) and ``*.name.json`` (English names), one by one or all from the
+repository's source zip, and the Duel Links change
 history ``prisma/dev.db`` (falsepopsky/forbidden-duel-links), read into ``model.Banlist``s with
 exact dates, ids and names mapped to passcodes, and every unmapped id or name counted.
 """
@@ -11,6 +12,7 @@ import json
 import re
 import sqlite3
 import unicodedata
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,10 +27,12 @@ __all__ = [
     "NameMap",
     "OfficialList",
     "Rejected",
+    "check_archive",
     "check_faults",
     "konami_map_for",
     "name_key",
     "name_map_for",
+    "read_archive",
     "read_devdb",
     "read_name_json",
     "read_vector",
@@ -56,7 +60,14 @@ _LIST_NAMES = {
 _REPO_LR = "DawnbrandBots/yaml-yugi-limit-regulation"
 _REPO_DL = "falsepopsky/forbidden-duel-links"
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name)\.json$")
+#: A list file inside the repository's source archive (GitHub puts every entry under one
+#: ``<repo>-<branch>/`` folder): ``[<top>/]data/<format>/<date>.(vector|name).json``.
+_ARCHIVE_MEMBER = re.compile(
+    r"^(?:[^/]+/)?data/([a-z0-9-]+)/(\d{4}-\d{2}-\d{2})\.(vector|name)\.json$"
+)
 MAX_JSON_BYTES = 16 * 1024 * 1024
+#: The whole archive's list files, uncompressed: a zip bomb stops here, not in memory.
+MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -100,7 +111,8 @@ def name_key(name: str) -> str:
 
 
 def sniff(path: Path) -> str | None:
-    """"vector", "name", "devdb" for an official list file, None for anything else (lflist).
+    """"vector", "name", "devdb", "archive" (the repository's zip) for an official list file,
+    None for anything else (lflist).
 
     Only a regular file is opened: a FIFO or device would block or never end here; the
     lflist reader then refuses it with a clear message."""
@@ -113,6 +125,8 @@ def sniff(path: Path) -> str | None:
             head = f.read(64)
     except OSError:
         return None
+    if head.startswith(b"PK\x03\x04"):
+        return "archive" if _archive_members(path) else None
     if head.startswith(_SQLITE_MAGIC):
         try:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -178,14 +192,18 @@ def _count(v: Any, where: str, key: str) -> int:
 
 def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> OfficialList:
     """A ``{"date", "regulation": {konami_id: count}}`` file; points for Genesys folders."""
-    where = str(path)
-    doc = _load_json(path)
+    return _vector(
+        _load_json(path), str(path), _family(path, family), path.name, _source(path), konami
+    )
+
+
+def _vector(doc: Any, where: str, fam: str, fname: str, source: str,
+            konami: KonamiMap) -> OfficialList:  # fmt: skip
     if not isinstance(doc, dict) or not isinstance(doc.get("regulation"), dict):
         raise InputError(
             'not a limit-regulation vector ({"date", "regulation": {...}})', where=where
         )
-    fam = _family(path, family)
-    day = _day(doc.get("date"), path)
+    day = _day(doc.get("date"), fname, where)
     kind = "rush" if fam == "rush" else "ocg_tcg"
     limits: dict[int, int] = {}
     points: dict[int, int] = {}
@@ -202,20 +220,26 @@ def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> Off
             unmapped.append(str(kid))
             continue
         _enter(ids, n, fam, limits, points)
-    return OfficialList(_banlist(path, fam, day, limits, points), "vector", len(reg), unmapped)
+    return OfficialList(
+        _banlist(source, where, fam, day, limits, points), "vector", len(reg), unmapped
+    )
 
 
 def read_name_json(
     path: Path, names: NameMap, family: str | None = None
 ) -> OfficialList:
     """A ``<date>.name.json`` file: ``{"English name": count}`` (early OCG, Master Duel)."""
-    where = str(path)
-    doc = _load_json(path)
-    m = _DATE_NAME.match(path.name)
+    return _name_list(
+        _load_json(path), str(path), _family(path, family), path.name, _source(path), names
+    )
+
+
+def _name_list(doc: Any, where: str, fam: str, fname: str, source: str,
+               names: NameMap) -> OfficialList:  # fmt: skip
+    m = _DATE_NAME.match(fname)
     if not isinstance(doc, dict) or m is None:
         raise InputError("not a limit-regulation name list (<YYYY-MM-DD>.name.json)", where=where)
-    fam = _family(path, family)
-    day = _day(m.group(1), path)
+    day = _day(m.group(1), fname, where)
     limits: dict[int, int] = {}
     points: dict[int, int] = {}
     unmapped: list[str] = []
@@ -226,7 +250,125 @@ def read_name_json(
             unmapped.append(name)
             continue
         _enter(ids, n, fam, limits, points)
-    return OfficialList(_banlist(path, fam, day, limits, points), "name", len(doc), unmapped)
+    return OfficialList(
+        _banlist(source, where, fam, day, limits, points), "name", len(doc), unmapped
+    )
+
+
+# --------------------------------------------------------------------------- the archive
+
+
+def _archive_members(path: Path) -> list[tuple[zipfile.ZipInfo, str, str, str]]:
+    """(entry, format folder, date, "vector" | "name") of every list file in a repository
+    source archive; empty for a zip that holds none (or no zip at all)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        return []
+    out = []
+    for info in infos:
+        m = _ARCHIVE_MEMBER.match(info.filename)
+        if m is not None and not info.is_dir():
+            out.append((info, m.group(1), m.group(2), m.group(3)))
+    return out
+
+
+def check_archive(path: Path, where: str) -> int:
+    """The number of list files in a sound archive; DataError for a corrupt or oversized one
+    (checked at download, before the file reaches the cache)."""
+    from deckcheck.errors import DataError
+
+    members = _archive_members(path)
+    if not members:
+        raise DataError(
+            "corrupt download: no data/<format>/<date>.vector.json in this zip", where=where
+        )
+    total = sum(i.file_size for i, *_ in members)
+    if total > MAX_ARCHIVE_BYTES:
+        raise DataError(
+            f"its list files unpack to {total} bytes, over the {MAX_ARCHIVE_BYTES}-byte cap",
+            where=where,
+        )
+    try:
+        with zipfile.ZipFile(path) as z:
+            bad = z.testzip()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        raise DataError(f"corrupt download: {exc}", where=where) from None
+    if bad is not None:
+        raise DataError(f"corrupt download: bad CRC in {bad}", where=where)
+    return len(members)
+
+
+def read_archive(
+    path: Path, konami: KonamiMap | None, names: NameMap
+) -> tuple[list[OfficialList], list[str]]:
+    """Every list of a yaml-yugi-limit-regulation source archive (GitHub's zip of the
+    repository: the whole dated history), and notes on what was left out.
+
+    Per format and day the Konami-id vector wins over its name companion. A points list
+    identical to the one before it is left out: upstream downloads the Genesys points daily
+    and keeps every download, so the first day of a run is the day the list was seen. Other
+    lists keep every dated file (an identical list on a later day is Konami's effective day).
+    Without ``konami`` (no yaml-yugi card data) vectors are left out, with a note. Each
+    list's source names its file in the repository, as when the file is imported on its own.
+    """
+    members = _archive_members(path)
+    if sum(i.file_size for i, *_ in members) > MAX_ARCHIVE_BYTES:
+        raise InputError(f"list files over {MAX_ARCHIVE_BYTES} bytes unpacked", where=str(path))
+    vectors = {(folder, day) for _, folder, day, kind in members if kind == "vector"}
+    unknown: set[str] = set()
+    no_ids = 0
+    out: list[OfficialList] = []
+    last: dict[str, OfficialList] = {}
+    with zipfile.ZipFile(path) as z:
+        for info, folder, day, kind in sorted(
+            members, key=lambda m: (m[1], m[2], m[3] != "vector")
+        ):
+            fam = FOLDER_FAMILIES.get(folder)
+            if fam is None:
+                unknown.add(folder)
+                continue
+            if kind == "name" and konami is not None and (folder, day) in vectors:
+                continue  # the Konami-id vector of the day is read instead
+            if kind == "vector" and konami is None:
+                no_ids += 1
+                continue
+            fname = info.filename.rsplit("/", 1)[-1]
+            where = f"{path}#{info.filename}"
+            if info.file_size > MAX_JSON_BYTES:
+                raise InputError(f"over {MAX_JSON_BYTES} bytes: not a list file", where=where)
+            try:
+                doc = json.loads(z.read(info).decode("utf-8-sig"))
+            except (UnicodeDecodeError, ValueError) as exc:
+                raise InputError(f"not valid JSON: {exc}", where=where) from None
+            except (zipfile.BadZipFile, OSError, EOFError) as exc:
+                raise InputError(f"cannot read the archive: {exc}", where=where) from None
+            source = f"{_REPO_LR} data/{folder}/{fname}"
+            if kind == "vector":
+                assert konami is not None
+                ol = _vector(doc, where, fam, fname, source, konami)
+            else:
+                ol = _name_list(doc, where, fam, fname, source, names)
+            prev = last.get(fam)
+            if (fam in POINTS_FAMILIES and prev is not None and ol.entries
+                    and _same(prev.banlist, ol.banlist)):  # fmt: skip
+                continue  # another day's download of the same points list
+            out.append(ol)
+            if ol.entries:
+                last[fam] = ol
+    said = []
+    if no_ids:
+        said.append(f"{path}: {no_ids} Konami-id list(s) skipped: they need the yaml-yugi card "
+                    "data (cards.json)")  # fmt: skip
+    if unknown:
+        said.append(f"{path}: list folder(s) of no known format left out: "
+                    + ", ".join(sorted(unknown)))  # fmt: skip
+    return out, said
+
+
+def _same(a: Banlist, b: Banlist) -> bool:
+    return a.limits == b.limits and a.points == b.points and a.groups == b.groups
 
 
 def _enter(ids: list[int], n: int, fam: str, limits: dict[int, int],
@@ -239,22 +381,22 @@ def _enter(ids: list[int], n: int, fam: str, limits: dict[int, int],
             limits[c] = n
 
 
-def _banlist(path: Path, fam: str, day: dt.date, limits: dict[int, int],
+def _banlist(source: str, where: str, fam: str, day: dt.date, limits: dict[int, int],
              points: dict[int, int]) -> Banlist:  # fmt: skip
     return Banlist(
         name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
-        limits=limits, points=points, source=_source(path), path=str(path), date_exact=True,
+        limits=limits, points=points, source=source, path=where, date_exact=True,
     )
 
 
-def _day(value: Any, path: Path) -> dt.date:
+def _day(value: Any, fname: str, where: str) -> dt.date:
     try:
         return dt.date.fromisoformat(str(value))
     except ValueError:
-        m = _DATE_NAME.match(path.name)
+        m = _DATE_NAME.match(fname)
         if m:
             return dt.date.fromisoformat(m.group(1))
-        raise InputError(f"date {value!r} is not YYYY-MM-DD", where=str(path)) from None
+        raise InputError(f"date {value!r} is not YYYY-MM-DD", where=where) from None
 
 
 # --------------------------------------------------------------------------- Duel Links
@@ -361,31 +503,42 @@ def konami_map_for(db: Any) -> KonamiMap | None:
 
 
 def name_map_for(db: Any) -> NameMap:
-    """English names of the card database -> passcodes; Rush cards apart from the others."""
+    """English names of the card database -> passcodes; Rush cards apart from the others.
+
+    Names are indexed up front; a card is looked up only when a list names it (a list names
+    a few hundred of the database's 25,000 cards)."""
     from deckcheck.model import Scope
 
-    plain: dict[str, list[int]] = {}
-    rush: dict[str, list[int]] = {}
+    by_key: dict[str, list[int]] = {}
     for cid, lang, name, kind in db.iter_names():
         if lang != "en" or kind not in ("name", "official", ""):
             continue
-        card = db.get(cid)
-        if card is None or card.alias_kind == "artwork":
-            continue
-        is_rush = bool(card.scopes & (Scope.RUSH | Scope.LEGEND)) and not card.scopes & (
-            Scope.OCG | Scope.TCG
-        )
-        target = rush if is_rush else plain
-        got = target.setdefault(name_key(name), [])
+        got = by_key.setdefault(name_key(name), [])
         if cid not in got:
             got.append(cid)
+    split: dict[str, tuple[list[int], list[int]]] = {}
+
+    def plain_and_rush(key: str) -> tuple[list[int], list[int]]:
+        if key not in split:
+            plain: list[int] = []
+            rush: list[int] = []
+            for cid in by_key.get(key, ()):
+                card = db.get(cid)
+                if card is None or card.alias_kind == "artwork":
+                    continue
+                is_rush = bool(card.scopes & (Scope.RUSH | Scope.LEGEND)) and not (
+                    card.scopes & (Scope.OCG | Scope.TCG)
+                )
+                (rush if is_rush else plain).append(cid)
+            split[key] = (plain, rush)
+        return split[key]
 
     def lookup(key: str, want_rush: bool) -> list[int]:
+        plain, rush = plain_and_rush(key)
         first, second = (rush, plain) if want_rush else (plain, rush)
-        got = first.get(key)
-        if got:
-            return _official_first(got)
-        return [] if not want_rush else _official_first(second.get(key, []))
+        if first:
+            return _official_first(first)
+        return [] if not want_rush else _official_first(second)
 
     return lookup
 

@@ -153,9 +153,12 @@ def _check_official(path: Path, where: str) -> None:
 
 
 def _check_lflist(path: Path, comp: Component, where: str) -> None:
-    from deckcheck.formats.official import sniff
+    from deckcheck.formats.official import check_archive, sniff
 
-    if sniff(path) is not None:
+    kind = sniff(path)
+    if kind == "archive":
+        check_archive(path, where)  # the repository zip: CRCs and unpacked size, now
+    if kind is not None:
         return  # an official list file (JSON or the Duel Links SQLite): checked on import
     try:
         text = fsio.read_bounded(path, comp.max_bytes).decode("utf-8-sig")

@@ -38,21 +38,20 @@ def _env(home: Path):
 
 
 @pytest.fixture(scope="session")
-def official_home(real_home_dir: Path, shared_data: Path, tmp_path_factory) -> Path:
-    """The real home (cards + every lflist) plus every official list and the dev.db."""
-    from deckcheck.carddb import open_db
-    from tests._konami import konami_map
-
-    home = tmp_path_factory.mktemp("official-home")
-    shutil.copytree(real_home_dir, home, dirs_exist_ok=True)
-    lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
+def lists_home(official_import: tuple[Path, object], shared_data: Path,
+               tmp_path_factory) -> Path:
+    """The session's real home with yaml-yugi (cards.json, rush.json, skill.json) and YGOJSON
+    imported (``official_import``: the importer `db import` runs), plus every official list
+    and the Duel Links dev.db, Konami ids mapped through that database as for a user."""
+    home = tmp_path_factory.mktemp("official-lists-home")
+    shutil.copytree(official_import[0], home, dirs_exist_ok=True)
+    shared = shared_data
+    lr = shared / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared_data / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
+    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
                  / "dev.db")
     with _env(home):
-        db = open_db(home / "cards.sqlite3")
-        km = konami_map(shared_data / "upstream" / "DawnbrandBots__yaml-yugi", db)
-        res = import_lflists(files, dest=home / "banlists", konami=km)
+        res = import_lflists(files, dest=home / "banlists")
     (home / "import-result.json").write_text(json.dumps({
         "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
         "unmapped": res.unmapped,
@@ -62,8 +61,8 @@ def official_home(real_home_dir: Path, shared_data: Path, tmp_path_factory) -> P
 
 
 @pytest.fixture
-def store(official_home: Path, monkeypatch) -> ListStore:
-    monkeypatch.setenv("DECKCHECK_HOME", str(official_home))
+def store(lists_home: Path, monkeypatch) -> ListStore:
+    monkeypatch.setenv("DECKCHECK_HOME", str(lists_home))
     return ListStore.default()
 
 
@@ -118,12 +117,12 @@ def test_archnemeses_protos_limited_on_2025_10_27(store: ListStore):
     assert b.limit_of(PROTOS) == 1
 
 
-def test_genesys_empty_file_refused_previous_stays(official_home: Path, store: ListStore):
-    rej = _result(official_home)["rejected"]
+def test_genesys_empty_file_refused_previous_stays(lists_home: Path, store: ListStore):
+    rej = _result(lists_home)["rejected"]
     assert ["genesys", "2026-08-14"] in [r[:2] for r in rej]
     b = store.in_force("genesys", D(2026, 8, 20))
     assert b is not None and b.effective == D(2026, 8, 4) and len(b.points) > 600
-    faults = read_faults(official_home / "banlists")
+    faults = read_faults(lists_home / "banlists")
     assert any(f["family"] == "genesys" and f["effective"] == "2026-08-14" for f in faults)
 
 
@@ -134,10 +133,25 @@ def test_ocg_genesys_and_regional_lists(store: ListStore):
                      ("master-duel", D(2026, 8, 5)), ("rush", D(2026, 7, 1))):
         b = store.in_force(fam, day)
         assert b is not None and b.effective == day and b.limits, fam
+        assert b.source.startswith(f"DawnbrandBots/yaml-yugi-limit-regulation data/{fam}/"), fam
 
 
-def test_unmapped_ids_and_names_are_reported(official_home: Path):
-    un = {u[0]: u for u in _result(official_home)["unmapped"]}
+def test_rush_official_lists_from_2023_lflist_history_before(lists_home: Path,
+                                                             store: ListStore):  # fmt: skip
+    """Issue 15 item 5: Konami's Rush lists are used from 2023 (none refused as "halved" next
+    to EDOPro's Rush whitelist, which lists every legal card); before 2023 lflist history
+    fills in with its longest-standing revision."""
+    assert not [r for r in _result(lists_home)["rejected"] if r[0] == "rush"]
+    for day in (D(2023, 1, 1), D(2024, 6, 1), D(2026, 7, 1)):
+        b = store.in_force("rush", day)
+        assert b is not None and b.date_exact
+        assert b.source.startswith("DawnbrandBots/yaml-yugi-limit-regulation data/rush/"), day
+    early = store.in_force("rush", D(2022, 6, 1))
+    assert early is not None and early.name == "2020.04.27 Rush Duel"
+
+
+def test_unmapped_ids_and_names_are_reported(lists_home: Path):
+    un = {u[0]: u for u in _result(lists_home)["unmapped"]}
     dl = [u for s, u in un.items() if "dev.db (Speed)" in s]
     assert dl and "Kiteroid" in dl[0][3]
     rush = [u for s, u in un.items() if "dev.db (Rush)" in s]
@@ -157,21 +171,21 @@ def test_duel_links_replay_matches_the_readme(store: ListStore):
         "Limited 1": 1, "Limited 2": 2, "Limited 3": 3}
 
 
-def test_transient_rush_header_skipped(official_home: Path, store: ListStore):
+def test_transient_rush_header_skipped(lists_home: Path, store: ListStore):
     b = store.in_force("rush", D(2021, 6, 1))
     assert b is not None and b.name == "2020.04.27 Rush Duel" and len(b.limits) >= 1300
     assert store.get("rush", D(2020, 5, 17)) is None
 
 
-def test_reimport_changes_nothing(official_home: Path, shared_data: Path, tmp_path: Path):
+def test_reimport_changes_nothing(lists_home: Path, shared_data: Path, tmp_path: Path):
     from deckcheck.carddb import open_db
-    from tests._konami import konami_map
+    from deckcheck.formats.official import konami_map_for
 
     lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted((lr / "tcg").glob("*.vector.json"))[-3:]
-    with _env(official_home):
-        km = konami_map(shared_data / "upstream" / "DawnbrandBots__yaml-yugi",
-                        open_db(official_home / "cards.sqlite3"))
+    with _env(lists_home):
+        km = konami_map_for(open_db(lists_home / "cards.sqlite3"))
+        assert km is not None  # the imported yaml-yugi data maps Konami ids
         res = import_lflists(files, dest=tmp_path / "a", konami=km)
         again = import_lflists(files, dest=tmp_path / "a", konami=km)
     assert len(res.written) == 3 and not again.written and len(again.unchanged) == 3
@@ -194,7 +208,7 @@ def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def test_validate_uses_official_lists_and_reports_provenance(official_home: Path, tmp_path: Path):
+def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, tmp_path: Path):
     vanillas = [89631139, 46986414, 70781052, 6368038, 38033121, 40640057, 4031928, 7902349,
                 55144522, 83764718, 44095762, 5318639, 73915051]
     # a small TCG deck: 3 x Triple Tactics Talent, the rest unlimited staples/vanillas
@@ -202,8 +216,8 @@ def test_validate_uses_official_lists_and_reports_provenance(official_home: Path
     body += ["89631139"]
     ydk = tmp_path / "ttt.ydk"
     ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
-    old = _validate(official_home, "tcg", "2025-04-03", ydk)
-    new = _validate(official_home, "tcg", "2025-04-07", ydk)
+    old = _validate(lists_home, "tcg", "2025-04-03", ydk)
+    new = _validate(lists_home, "tcg", "2025-04-07", ydk)
     assert old["banlist"]["effective"] == "2024-12-09"
     assert old["banlist"]["date_exact"] is True
     assert old["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
@@ -215,10 +229,10 @@ def test_validate_uses_official_lists_and_reports_provenance(official_home: Path
 
 @pytest.mark.parametrize("fmt,day", [("master-duel", "2026-08-10"), ("genesys", "2026-08-20"),
                                      ("duel-links", "2025-05-10")])
-def test_recent_dates_have_a_list_in_force(official_home: Path, tmp_path: Path, fmt, day):
+def test_recent_dates_have_a_list_in_force(lists_home: Path, tmp_path: Path, fmt, day):
     ydk = tmp_path / "d.ydk"
     ydk.write_text("#main\n" + "\n".join(["89631139"] * 3) + "\n#extra\n!side\n")
-    rep = _validate(official_home, fmt, day, ydk)
+    rep = _validate(lists_home, fmt, day, ydk)
     assert rep["banlist"] is not None and rep["banlist"]["date_exact"] is True
     assert rep["banlist"]["source"].startswith(("DawnbrandBots", "falsepopsky"))
 
@@ -289,11 +303,11 @@ def test_devdb_replay_small(tmp_path: Path):
     assert lists[1].unmapped == ["Nobody"]
 
 
-def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
+def test_banlist_conflicts_lists_where_sources_disagree(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
                PYTHONPATH=str(Path(__file__).parents[2]))
     out = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
                           "tcg", "-o", "json"], capture_output=True, text=True, env=env,
@@ -310,13 +324,129 @@ def test_banlist_conflicts_lists_where_sources_disagree(official_home: Path):
     assert "Archnemeses Protos: official Limited, other Forbidden" in text
 
 
-def test_db_info_names_refused_lists(official_home: Path):
+def test_db_info_names_refused_lists(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(official_home),
+    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
                PYTHONPATH=str(Path(__file__).parents[2]))
     out = subprocess.run([sys.executable, "-m", "deckcheck", "db", "info"], capture_output=True,
                          text=True, env=env, check=True).stdout
     line = [ln for ln in out.splitlines() if ln.startswith("refused list: genesys 2026-08-14")]
     assert line and "empty" in line[0] and "previous list stays in force" in line[0]
+
+
+def test_archive_reads_every_dated_list_of_the_repository_zip(tmp_path: Path):
+    import zipfile
+
+    z = tmp_path / "master.zip"
+    top = "yaml-yugi-limit-regulation-master/data"
+    with zipfile.ZipFile(z, "w") as zf:
+        zf.writestr("yaml-yugi-limit-regulation-master/README.md", "readme")
+        zf.writestr(f"{top}/tcg/2024-09-02.vector.json",
+                    '{"date": "2024-09-02", "regulation": {"1": 0, "2": 1}}')
+        zf.writestr(f"{top}/tcg/2024-12-09.vector.json",  # same content, a later day: kept
+                    '{"date": "2024-12-09", "regulation": {"1": 0, "2": 1}}')
+        zf.writestr(f"{top}/master-duel/2024-09-02.vector.json",
+                    '{"date": "2024-09-02", "regulation": {"1": 1}}')
+        zf.writestr(f"{top}/master-duel/2024-09-02.name.json", '{"Card B": 0}')
+        zf.writestr(f"{top}/ocg/1999-07-08.name.json", '{"Card B": 1, "Nobody": 0}')
+        for day in ("2025-09-22", "2025-09-23", "2025-09-24"):  # daily downloads
+            pts = '{"1": 10}' if day != "2025-09-24" else '{"1": 20}'
+            zf.writestr(f"{top}/genesys/{day}.vector.json",
+                        f'{{"date": "{day}", "regulation": {pts}}}')
+        zf.writestr(f"{top}/genesys/2025-09-22.raw.json", '{"whatever": []}')
+        zf.writestr(f"{top}/speed/2025-01-01.vector.json", '{"date": "2025-01-01"}')
+    assert official.sniff(z) == "archive"
+    assert official.check_archive(z, "u") == 9
+
+    def km(kid: int, kind: str) -> list[int]:
+        return [kid * 1000]
+
+    def nm(key: str, rush: bool) -> list[int]:
+        return {"card b": [2000]}.get(key, [])
+
+    lists, said = official.read_archive(z, km, nm)
+    got = {(o.banlist.family, o.banlist.effective.isoformat(), o.kind) for o in lists}
+    assert got == {("tcg", "2024-09-02", "vector"), ("tcg", "2024-12-09", "vector"),
+                   ("master-duel", "2024-09-02", "vector"), ("ocg", "1999-07-08", "name"),
+                   ("genesys", "2025-09-22", "vector"), ("genesys", "2025-09-24", "vector")}
+    tcg = next(o for o in lists if o.banlist.family == "tcg")
+    assert tcg.banlist.limits == {1000: 0, 2000: 1}
+    assert tcg.banlist.source == (
+        "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json")
+    ocg = next(o for o in lists if o.banlist.family == "ocg")
+    assert ocg.unmapped == ["Nobody"] and ocg.banlist.limits == {2000: 1}
+    assert any("speed" in s for s in said)  # a folder of no known format: said, not dropped
+    # without the yaml-yugi card data only the name lists can be read (Master Duel's
+    # companion then stands in for its vector)
+    lists, said = official.read_archive(z, None, nm)
+    assert {(o.banlist.family, o.kind) for o in lists} == {("ocg", "name"),
+                                                          ("master-duel", "name")}
+    assert any("6 Konami-id list(s) skipped" in s for s in said)
+
+
+SNAKE_EYE_SPOILS = 89023486  # Original Sinful Spoils - Snake-Eye: Forbidden from 2024-12-09
+CHUNDRA = 91810826  # Tenpai Dragon Chundra: Limited from 2024-12-09
+SANGEN_KAIMEN = 66730191  # Sangen Kaimen: Limited from 2024-12-09
+
+
+def test_october_2024_deck_legal_under_the_official_september_list(
+    lists_home: Path, real_home_dir: Path, tmp_path: Path
+):
+    """Issue 15: '2024.09 TCG' (lflist) holds the December 2024 list. No staged real deck is
+    from October 2024, so a deck built from real cards shows it: 3 copies each of three cards
+    the official 2024-09-02 list leaves unlimited and the 2024-12-09 list restricts."""
+    # Normal Monsters no list has ever restricted: Blue-Eyes, Dark Magician, Summoned Skull,
+    # Gaia, Celtic Guardian, Mystical Elf, Feral Imp, Giant Soldier of Stone, Beaver Warrior,
+    # Alexandrite Dragon, Luster Dragon
+    vanillas = [89631139, 46986414, 70781052, 6368038, 91152256, 15025844, 41392891, 13039848,
+                32452818, 43096270, 11091375]
+    body = ["#main"] + [str(c) for c in (SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN)
+                        for _ in range(3)]
+    body += [str(c) for c in vanillas[:10] for _ in range(3)] + [str(vanillas[10])]
+    ydk = tmp_path / "oct2024.ydk"
+    ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
+
+    def restricted(rep: dict) -> set[int]:
+        return {(f.get("card") or {}).get("id") for f in rep["decks"][0]["findings"]
+                if f["code"].startswith("DC40")}
+
+    official_rep = _validate(lists_home, "tcg", "2024-10-15", ydk)
+    assert official_rep["banlist"]["effective"] == "2024-09-02"
+    assert official_rep["banlist"]["source"].endswith("data/tcg/2024-09-02.vector.json")
+    assert restricted(official_rep) == set()
+    assert official_rep["decks"][0]["legal"] is True
+    # the lflist history alone (no official lists): "2024.09 TCG" with December's content
+    lflist_rep = _validate(real_home_dir, "tcg", "2024-10-15", ydk)
+    assert lflist_rep["banlist"]["name"] == "2024.09 TCG"
+    assert restricted(lflist_rep) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
+    # on the official December day the same deck is illegal under Konami's list too
+    december = _validate(lists_home, "tcg", "2024-12-09", ydk)
+    assert december["banlist"]["effective"] == "2024-12-09"
+    assert restricted(december) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
+
+
+def test_banlist_import_reads_the_repository_zip_like_its_files(
+    lists_home: Path, shared_data: Path, tmp_path: Path
+):
+    """`banlist import master.zip` installs the same lists as the staged files one by one."""
+    from click.testing import CliRunner
+
+    from deckcheck.cli import cli
+    from tests._realhome import limit_regulation_archive
+
+    z = limit_regulation_archive(shared_data, tmp_path / "yaml-yugi-limit-regulation-master.zip")
+    out = tmp_path / "lists"
+    out.mkdir()
+    with _env(lists_home):
+        res = CliRunner().invoke(cli, ["banlist", "import", str(z), "--out", str(out)],
+                                 catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    got = {p.relative_to(out).as_posix(): p.read_text() for p in out.glob("*/*.yaml")}
+    mine = {p.relative_to(lists_home / "banlists").as_posix(): p.read_text()
+            for p in (lists_home / "banlists").glob("*/*.yaml")
+            if "yaml-yugi-limit-regulation" in p.read_text()}
+    assert len(got) == 276 and got.keys() == mine.keys()  # 341 lists minus 65 Duel Links
+    same = sum(got[k] == mine[k] for k in got)
+    assert same == len(got)  # byte for byte: source, dates and entries as from the files

@@ -639,8 +639,9 @@ def test_env_source_and_only_lists(
     assert {f["kind"] for f in out["files"]} == {"lists"}
     assert out["source"] == installed.mirror.url
     requested = {p for p, _ in installed.mirror.requests}
-    # lflist files, and the official list files of kind lists (issue 15)
-    assert requested and all(p.endswith(("lflist.conf", ".vector.json", "dev.db"))
+    # lflist files, and the official list files of kind lists (issue 15): the
+    # limit-regulation source zip and the Duel Links dev.db
+    assert requested and all(p.endswith(("lflist.conf", "master.zip", "dev.db"))
                              for p in requested)
     assert out["cards_updated"] is False
 

@@ -1,48 +1,101 @@
-"""`deckcheck update` fetches the official lists (limit-regulation vectors, the Duel Links
-dev.db) from a loopback mirror laid out as BASE/<owner>/<repo>/<path>, with every file kind;
-a second update downloads nothing."""
+"""`deckcheck update` fetches the official lists from a loopback mirror laid out as
+BASE/<owner>/<repo>/<path>: the whole dated history of yaml-yugi-limit-regulation (GitHub's
+source zip of the repository, rebuilt from the staged files) and the Duel Links dev.db. An
+event date in the past gets Konami's list of that day after `update` alone; upstream faults
+are still refused; a second update downloads nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import subprocess
+import sys
 import threading
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from deckcheck.cli import cli
+from deckcheck.errors import DataError
+from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.importer import read_faults
 from deckcheck.update import download
-from deckcheck.update.sources import load_components
-from tests.update.test_update import Mirror, _build_mirror, _handler
+from deckcheck.update.download import check_file
+from deckcheck.update.sources import Component, load_components, resolve_source
+from tests._realhome import LIMIT_REGULATION_ZIP, upstream_mirror
+from tests.update.test_update import Mirror, _handler, _snapshot
+
+D = dt.date
+REPO = Path(__file__).parent.parent.parent
+DEV_DB = "falsepopsky/forbidden-duel-links/prisma/dev.db"
 
 
-def test_sources_name_the_official_list_files() -> None:
-    keys = {c.key for c in load_components("lists")}
-    assert "falsepopsky/forbidden-duel-links/prisma/dev.db" in keys
-    assert "DawnbrandBots/yaml-yugi-limit-regulation/data/tcg/2026-05-18.vector.json" in keys
-    assert all(not c.required for c in load_components("lists")
+def test_sources_name_the_archive_and_the_dev_db(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DECKCHECK_SOURCE", raising=False)
+    comps = {c.key: c for c in load_components("lists")}
+    assert DEV_DB in comps and LIMIT_REGULATION_ZIP in comps
+    # no single dated file is named any more: the archive holds the history
+    assert not any(k.endswith(".vector.json") for k in comps)
+    assert all(not c.required for c in comps.values()
                if c.owner in ("falsepopsky", "DawnbrandBots"))
+    zip_comp = comps[LIMIT_REGULATION_ZIP]
+    assert zip_comp.max_bytes == 64 * 1024 * 1024
+    assert resolve_source(None).locate(zip_comp) == (
+        "https://github.com/DawnbrandBots/yaml-yugi-limit-regulation/archive/refs/heads/"
+        "master.zip"
+    )
+    assert resolve_source("http://127.0.0.1:9/m").locate(zip_comp) == (
+        f"http://127.0.0.1:9/m/{LIMIT_REGULATION_ZIP}"
+    )
 
 
-def test_update_installs_official_lists_and_a_second_run_downloads_nothing(
-    shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    root = _build_mirror(shared_data, tmp_path / "upstream")
-    lr = shared_data / "banlists" / "yaml-yugi-limit-regulation"
-    links = {"falsepopsky/forbidden-duel-links/prisma/dev.db":
-             shared_data / "upstream/falsepopsky__forbidden-duel-links/prisma/dev.db"}
-    for c in load_components("lists"):
-        if c.owner == "DawnbrandBots":
-            links[c.key] = lr / c.path.removeprefix("data/")
-    for rel, target in links.items():
-        assert target.is_file(), target
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).symlink_to(target)
-    home = tmp_path / "home"
-    monkeypatch.setenv("DECKCHECK_HOME", str(home))
-    monkeypatch.setattr(download, "BACKOFF", 0.0)
+def test_archive_download_checks(tmp_path: Path) -> None:
+    comp = Component("DawnbrandBots", "yaml-yugi-limit-regulation", "master",
+                     "archive/refs/heads/master.zip", "lists", False, 1 << 20)
+    good = tmp_path / "good.zip"
+    with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("r-master/data/tcg/2024-09-02.vector.json",
+                    '{"date": "2024-09-02", "regulation": {"4007": 1}}' + " " * 200)
+    check_file(good, comp, "u")
+    bad = tmp_path / "bad.zip"
+    raw = bytearray(good.read_bytes())
+    i = raw.index(b"PK\x01\x02")  # flip a byte of the compressed data: its CRC fails
+    raw[i - 30] ^= 0xFF
+    bad.write_bytes(bytes(raw))
+    with pytest.raises(DataError, match="corrupt download"):
+        check_file(bad, comp, "u")
+    other = tmp_path / "other.zip"
+    with zipfile.ZipFile(other, "w") as zf:
+        zf.writestr("r-master/README.md", "no lists here")
+    with pytest.raises(DataError, match="corrupt download"):
+        check_file(other, comp, "u")
+
+
+@dataclass
+class Updated:
+    home: Path
+    mirror: Mirror
+    first: Result
+    second: Result
+    snapshot_after_first: dict[str, str]
+    snapshot_after_second: dict[str, str]
+    second_200: int
+    second_304: int
+
+
+@pytest.fixture(scope="module")
+def updated(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Updated]:
+    """One update from a mirror holding cards, names, lflists, yaml-yugi's card data, the
+    limit-regulation archive and the dev.db (not the YGOJSON zip: release dates play no part
+    here); then a second update of the same mirror."""
+    root = upstream_mirror(shared_data, tmp_path_factory.mktemp("lists-upstream"),
+                           ygojson=False)
+    home = tmp_path_factory.mktemp("lists-home")
     m = Mirror(root)
     srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
     srv.daemon_threads = True
@@ -50,26 +103,108 @@ def test_update_installs_official_lists_and_a_second_run_downloads_nothing(
     t.start()
     m.url = f"http://127.0.0.1:{srv.server_address[1]}"
     try:
-        res = CliRunner().invoke(cli, ["update", "--source", m.url, "-o", "json"],
-                                 catch_exceptions=False)
-        assert res.exit_code == 0, res.output
-        report = json.loads(res.stdout)
-        status = {f["file"]: f["status"] for f in report["files"]}
-        for key in links:
-            assert status[key] == "new", key
-        # the Duel Links history is installed, named through the new card database
-        dl = sorted((home / "banlists" / "duel-links").glob("*.yaml"))
-        assert dl and dl[-1].name == "2025-05-07.yaml"
-        assert (home / "banlists" / "duel-links-rush" / "2025-04-07.yaml").is_file()
-        text = dl[-1].read_text(encoding="utf-8")
-        assert "date_exact: true" in text and "falsepopsky/forbidden-duel-links" in text
-        m.reset()
-        again = CliRunner().invoke(cli, ["update", "--source", m.url, "-o", "json"],
-                                   catch_exceptions=False)
-        assert again.exit_code == 0, again.output
-        assert m.count(200) == 0  # conditional requests only: nothing downloaded
-        assert m.count(304) >= len(links)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("DECKCHECK_HOME", str(home))
+            mp.setattr(download, "BACKOFF", 0.0)
+            args = ["update", "--source", m.url, "-o", "json"]
+            first = CliRunner().invoke(cli, args, catch_exceptions=False)
+            snap1 = _snapshot(home)
+            m.reset()
+            second = CliRunner().invoke(cli, args, catch_exceptions=False)
+            snap2 = _snapshot(home)
+        yield Updated(home, m, first, second, snap1, snap2, m.count(200), m.count(304))
     finally:
         srv.shutdown()
         srv.server_close()
         t.join()
+
+
+@pytest.fixture
+def store(updated: Updated, monkeypatch: pytest.MonkeyPatch) -> ListStore:
+    monkeypatch.setenv("DECKCHECK_HOME", str(updated.home))
+    return ListStore.default()
+
+
+def _staged_days(shared: Path, folder: str) -> set[D]:
+    lr = shared / "banlists" / "yaml-yugi-limit-regulation" / folder
+    return {D.fromisoformat(p.name[:10]) for p in lr.glob("*.json")}
+
+
+@pytest.mark.realdata
+def test_update_installs_the_whole_official_history(updated: Updated, shared_data: Path) -> None:
+    assert updated.first.exit_code == 0, updated.first.output
+    status = {f["file"]: f["status"] for f in json.loads(updated.first.stdout)["files"]}
+    assert status[LIMIT_REGULATION_ZIP] == "new" and status[DEV_DB] == "new"
+    refused = {(f["family"], f["effective"]) for f in read_faults(updated.home / "banlists")}
+    for folder in ("tcg", "ocg", "ocg-ae", "ocg-cn", "master-duel", "genesys", "ocg-genesys",
+                   "rush"):
+        installed = {D.fromisoformat(p.stem)
+                     for p in (updated.home / "banlists" / folder).glob("*.yaml")}
+        want = {d for d in _staged_days(shared_data, folder)
+                if (folder, d.isoformat()) not in refused}
+        # every dated file the archive holds is a list (official days; lflist months of the
+        # same family may sit beside them)
+        assert want <= installed, (folder, sorted(want - installed)[:5])
+    assert len(_staged_days(shared_data, "tcg")) == 73
+
+
+@pytest.mark.realdata
+def test_a_past_event_date_gets_konamis_list_of_that_day(updated: Updated, store: ListStore,
+                                                         tmp_path: Path) -> None:  # fmt: skip
+    b = store.in_force("tcg", D(2024, 10, 15))
+    assert b is not None and b.effective == D(2024, 9, 2) and b.date_exact
+    assert b.source == "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json"
+    old = store.in_force("tcg", D(2008, 6, 1))  # far back: no lflist covers 2008 TCG
+    assert old is not None and old.effective.year == 2008 and old.date_exact
+    ocg = store.in_force("ocg", D(2005, 6, 1))  # early OCG lists come as name lists
+    assert ocg is not None and ocg.source.endswith(".name.json") and ocg.limits
+    ydk = tmp_path / "d.ydk"
+    ydk.write_text("#main\n" + "89631139\n" * 3 + "#extra\n!side\n")
+    rep = _validate(updated.home, "tcg", "2024-10-15", ydk)
+    assert rep["banlist"]["effective"] == "2024-09-02" and rep["banlist"]["date_exact"] is True
+
+
+@pytest.mark.realdata
+def test_faults_in_the_archive_are_still_refused(updated: Updated, store: ListStore) -> None:
+    refused = {(f["family"], f["effective"]) for f in read_faults(updated.home / "banlists")}
+    assert ("genesys", "2026-08-14") in refused  # upstream's empty file
+    assert ("ocg-cn", "2022-10-01") in refused
+    assert not (updated.home / "banlists" / "genesys" / "2026-08-14.yaml").exists()
+    b = store.in_force("genesys", D(2026, 8, 20))
+    assert b is not None and b.effective == D(2026, 8, 4) and len(b.points) > 600
+    assert "genesys 2026-08-14" in updated.first.output  # the warning reaches the user
+
+
+@pytest.mark.realdata
+def test_genesys_works_after_update_and_rush_uses_official_lists_from_2023(
+    updated: Updated, store: ListStore, tmp_path: Path
+) -> None:
+    ydk = tmp_path / "g.ydk"
+    ydk.write_text("#main\n" + "89631139\n" * 3 + "#extra\n!side\n")
+    rep = _validate(updated.home, "genesys", "2026-08-20", ydk)  # exit 2 before (issue 15)
+    assert rep["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
+    rush = store.in_force("rush", D(2023, 6, 1))
+    assert rush is not None and rush.source.startswith(
+        "DawnbrandBots/yaml-yugi-limit-regulation data/rush/")
+    first = min(b.effective for b in store.lists("rush") if b.date_exact)
+    assert first == D(2023, 1, 1)  # Konami's first Rush list (yaml-yugi-limit-regulation)
+
+
+@pytest.mark.realdata
+def test_second_update_downloads_nothing(updated: Updated) -> None:
+    assert updated.second.exit_code == 0, updated.second.output
+    report = json.loads(updated.second.stdout)
+    assert {f["status"] for f in report["files"]} <= {"unchanged", "missing"}
+    assert not report["lists_updated"] and not report["cards_updated"]
+    assert updated.second_200 == 0 and updated.second_304 >= 3  # conditional requests only
+    assert updated.snapshot_after_second == updated.snapshot_after_first
+
+
+def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
+    env = {"DECKCHECK_HOME": str(home), "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "validate", "-f", fmt, "--date", day, "-o", "json",
+         str(ydk)], capture_output=True, text=True, env=env, check=False,
+    )
+    assert out.returncode in (0, 1), out.stderr
+    return json.loads(out.stdout)
