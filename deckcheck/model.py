@@ -135,6 +135,8 @@ class Card:
     attribute: int = 0
     ocg_date: dt.date | None = None
     tcg_date: dt.date | None = None
+    md_date: dt.date | None = None  # first in Master Duel (official release data)
+    dl_date: dt.date | None = None  # first in Duel Links (official release data)
 
     @property
     def kind(self) -> CardKind:

@@ -157,9 +157,14 @@ class CardDB:
             scopes |= (int(Scope.OCG) if "ocg" in rel else 0) | (
                 int(Scope.TCG) if "tcg" in rel else 0
             )
-        if (ocg, tcg, scopes) == (card.ocg_date, card.tcg_date, int(card.scopes)):
+        md = rel["masterduel"][0] if "masterduel" in rel else None
+        dl = rel["duellinks"][0] if "duellinks" in rel else None
+        same_dates = (ocg, tcg, md, dl) == (card.ocg_date, card.tcg_date, None, None)
+        if same_dates and scopes == int(card.scopes):
             return card
-        return dataclasses.replace(card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
+        return dataclasses.replace(
+            card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes), md_date=md, dl_date=dl
+        )
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None

@@ -17,7 +17,7 @@ from deckcheck.formats import official
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
 from deckcheck.formats.official import KonamiMap, Rejected
-from deckcheck.model import Banlist
+from deckcheck.model import Banlist, Scope
 
 __all__ = ["Conflict", "ImportResult", "import_lflists", "read_faults", "read_lists", "to_yaml"]
 
@@ -208,6 +208,7 @@ def _import(
         notes = [n for n in notes if n != "(name list)"]
         if db is not None:
             b = canonicalize(b, keyed)
+            b = _admit_goat_entries(b, db)
             names = dict(b.names)
             for c in {*b.limits, *b.points}:
                 if c not in db_names:  # hundreds of lists name the same cards: look up once
@@ -529,3 +530,30 @@ def _official_text(text: str) -> bool:
             except ValueError:
                 return False
     return False
+
+
+def _admit_goat_entries(b: Banlist, db: Any) -> Banlist:
+    """A whitelist naming a card under its GOAT entry admits the real card too.
+
+    EDOPro's GOAT list names "Sangan (GOAT)" (a 504700xxx row "treated as" Sangan, scope
+    "illegal"), so a real Sangan by its own passcode was off the whitelist (DC405) and the
+    2004-2005 Structure Decks failed in GOAT. The real card gets the GOAT entry's limit. Only
+    such "illegal"-scope treated-as rows count: a Rush reprint "treated as" an OCG card must
+    not bring the OCG card into a Rush whitelist.
+    """
+    if b.mode != "whitelist":
+        return b
+    add: dict[int, int] = {}
+    for c, lim in b.limits.items():
+        card = db.get(c)
+        if card is None or card.alias_kind != "treated_as" or not card.scopes & Scope.ILLEGAL:
+            continue
+        real = int(db.canonical(c))
+        if real != c and real not in b.limits:
+            add[real] = min(lim, add.get(real, lim))
+    if not add:
+        return b
+    names = dict(b.names)
+    for real in add:
+        names.setdefault(real, db.name(real))
+    return replace(b, limits={**b.limits, **add}, names=names)

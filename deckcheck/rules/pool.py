@@ -9,7 +9,9 @@
 * DC501 ``not-in-region``: an OCG/TCG card lacking the format's region scope, e.g. an
   OCG-only card in TCG (``pool: [tcg]``). Skill cards are left to DC303.
 * DC502 ``not-released``: the card's release date in the format's ``release_region`` is after
-  the event date, or after the format's ``release_cutoff`` (retro formats). Cards without a
+  the event date, or after the format's ``release_cutoff`` (retro formats). Regions: ``ocg``,
+  ``tcg``, and the video games ``masterduel`` and ``duellinks`` (the day the card was added to
+  the game, from the official release data), whose message names the game. Cards without a
   release date for the region are not judged by date (the database does not know it).
 """
 
@@ -47,11 +49,21 @@ def unofficial(card: Card) -> str | None:
     return None
 
 
+#: How a message names a release region.
+REGION_NAMES = {"ocg": "OCG", "tcg": "TCG", "masterduel": "Master Duel", "duellinks": "Duel Links"}
+
+
 def release_date(card: Card, region: str | None) -> dt.date | None:
+    """The card's first release in ``region``; for no region (or another one), the earliest
+    OCG/TCG release."""
     if region == "ocg":
         return card.ocg_date
     if region == "tcg":
         return card.tcg_date
+    if region == "masterduel":
+        return card.md_date
+    if region == "duellinks":
+        return card.dl_date
     dates = [d for d in (card.ocg_date, card.tcg_date) if d is not None]
     return min(dates) if dates else None
 
@@ -96,13 +108,15 @@ def check(ctx: Context) -> Iterator[Finding]:
                 yield _v("DC501", t, f"released only in {have}, not in {want}")
             else:
                 yield _v("DC405", t, f"not a {want} card, so not in the {fmt.name} card pool")
-        released = release_date(card, fmt.release_region) if fmt.release_region else None
+        region = fmt.release_region
+        released = release_date(card, region) if region else None
         if released is not None and released > ctx.date:
+            where = REGION_NAMES.get(region or "", (region or "").upper())
             yield _v(
                 "DC502",
                 t,
-                f"released in {fmt.release_region.upper() if fmt.release_region else ''} on "
-                f"{released.isoformat()}, after the event date {ctx.date.isoformat()}",
+                f"released in {where} on {released.isoformat()}, after the event date "
+                f"{ctx.date.isoformat()}",
             )
         elif fmt.release_cutoff is not None:
             released = release_date(card, fmt.release_region)

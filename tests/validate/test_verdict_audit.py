@@ -295,7 +295,28 @@ EXCEPTIONS = {
     "is on the list: EDOPro's alias fallback admits the Rush reprint of a listed OCG card",
     "speed-groups": "the Speed list's Limited 1/2/3 sections are group limits (at most N cards "
     "in total from the section); EDOPro's list file says its parser does not enforce them",
+    "goat-entry-card": "a whitelist naming a card only under its \"(GOAT)\" entry (an 'illegal' "
+    "scope row treated as the card) admits the real card by its own passcode with the entry's "
+    "limit; EDOPro refuses real Sangan, so the 2004-2005 Structure Decks fail there",
 }
+
+OT_ILLEGAL = 0x8
+
+
+def goat_cards(cards: dict[int, Row], lst: RefList) -> dict[int, int]:
+    """The card each "(GOAT)" entry stands for -> the entry's limit (the strictest when several
+    entries stand for one card): the entries are 'illegal'-scope rows aliased to a card the
+    list does not name itself, never artworks (|id - alias| < 10)."""
+    out: dict[int, int] = {}
+    if not lst.whitelist:
+        return out
+    for cid, n in lst.limits.items():
+        row = cards.get(cid)
+        if row is None or not row.alias or abs(cid - row.alias) < 10 or not row.ot & OT_ILLEGAL:
+            continue
+        if row.alias not in lst.limits:
+            out[row.alias] = min(n, out.get(row.alias, n))
+    return out
 
 
 NO_ROW = Row(0, 0, 0)
@@ -337,6 +358,12 @@ def adjusted(
 ) -> dict[str, set[object]]:
     """The reference with the named exceptions applied; ``used`` counts which ones mattered."""
     bad = reference(deck, fmt, cards, lst)
+    stand_for = goat_cards(cards, lst)
+    if stand_for:
+        wider = reference(deck, fmt, cards, RefList(lst.whitelist, {**lst.limits, **stand_for}))
+        if wider != bad:
+            bad = wider
+            used["goat-entry-card"] += 1
     every = [c for ids in deck.values() for c in ids]
     pool = bad.get("pool", set())
     for cid in sorted(pool, key=str):  # type: ignore[arg-type]
@@ -569,18 +596,41 @@ def test_goat_entries_are_the_cards_of_the_goat_list(
     filler = [c for c in real for _ in range(3)]
     ref, got, rep = judge(capsys, "goat", cdb, lst, [c for c in entries for _ in range(3)] + filler)
     assert ref == got == {}, rep["findings"]
-    # The card a GOAT entry stands for is not on the list: EDOPro refuses it, so does deckcheck.
+    # The card a GOAT entry stands for is not on the list by its own passcode: EDOPro refuses
+    # it; deckcheck admits it with the entry's limit (the named exception "goat-entry-card").
     modern = cdb[entries[0]].alias
-    ref, got, _ = judge(capsys, "goat", cdb, lst, [modern, *filler])
-    assert ref == got == {"pool": {modern}}
+    assert goat_cards(cdb, lst)[modern] == 3
+    ref, got, rep = judge(capsys, "goat", cdb, lst, [modern, *filler])
+    assert ref == {"pool": {modern}} and got == {}, rep["findings"]
     # The entry and the card count together (alias or id).
     ref, got, _ = judge(capsys, "goat", cdb, lst, [entries[0]] * 3 + [modern] + filler)
-    assert ref == got == {"pool": {modern}, "copies": {modern}}
+    assert ref == {"pool": {modern}, "copies": {modern}} and got == {"copies": {modern}}
     forbidden = pick(
         (c for c, n in lst.limits.items() if 504700000 <= c < 504701000 and n == 0), 1
     )[0]
     ref, got, _ = judge(capsys, "goat", cdb, lst, [forbidden, *filler])
     assert ref == got == {"limits": {cdb[forbidden].alias}}
+    # ... and so is the real card of a forbidden entry: Forbidden, not off the list.
+    real_forbidden = cdb[forbidden].alias
+    assert real_forbidden not in lst.limits
+    ref, got, _ = judge(capsys, "goat", cdb, lst, [real_forbidden, *filler])
+    assert ref == {"pool": {real_forbidden}} and got == {"limits": {real_forbidden}}
+    # A card the list names under no entry at all stays out of the pool, as in EDOPro.
+    stand_for = goat_cards(cdb, lst)
+    outside = pick(
+        (
+            c
+            for c, r in cdb.items()
+            if r.ot == 3
+            and not r.alias
+            and c not in lst.limits
+            and c not in stand_for
+            and main_deck_card(r, "goat")
+        ),
+        1,
+    )[0]
+    ref, got, _ = judge(capsys, "goat", cdb, lst, [outside, *filler])
+    assert ref == got == {"pool": {outside}}
 
 
 def test_artworks_share_copies_and_limits_as_in_edopro(
@@ -689,7 +739,8 @@ def test_card_show_reads_a_goat_entry_by_its_own_passcode(
         return next(x["limit"] for x in doc["lists"] if x["family"] == "goat")
 
     assert goat_status(entry) == 3
-    assert goat_status(cdb[entry].alias) == 0  # the modern card is not on the whitelist
+    # the real card takes its entry's limit ("goat-entry-card", docs/RULES.md)
+    assert goat_status(cdb[entry].alias) == 3
 
 
 def section_of(row: Row, fmt: str) -> str:
