@@ -135,7 +135,7 @@ class Waivers:
         if not self or not report.findings:
             return report
         findings = tuple(
-            replace(f, waived=True) if not f.waived and self.waives(f.code) else f
+            f.replace(waived=True) if not f.waived and self.waives(f.code) else f
             for f in report.findings
         )
         legal = not any(f.severity == "error" and not f.waived for f in findings)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import Any
 
 from deckcheck.codes import REGISTRY, finding
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
@@ -33,39 +34,75 @@ def _sort_key(f: Finding) -> tuple[int, int, str, int]:
 
 
 def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> None:
-    """Resolve every entry once and count copies by canonical card (shared by all rules)."""
+    """Resolve every entry once and count copies by canonical card (shared by all rules).
+
+    Work per distinct card is done once per deck: a passcode already seen in this deck (most
+    lines of a real deck repeat one) only adds its count.
+    """
     deck, banlist = ctx.deck, ctx.banlist
     cache: dict[int, Card | None] = {}
     counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
-    for entry in deck.entries():
+    entries, printings, tallies = ctx.entries, ctx.printings, ctx.tallies
+    add = entries.append
+    get = cards.get
+    for entry in (*deck.main, *deck.extra, *deck.side):
         cid = entry.card_id
-        card: Card | None = None
+        n = entry.count
+        p = printings.get(cid) if cid is not None else None
+        if p is not None:  # a known card already seen in this deck
+            card = p.card
+            add((entry, card))
+            if card.kind != "skill":  # type: ignore[union-attr]
+                counts[entry.section] += n
+            p.count += n
+            tallies[card.canonical].count += n  # type: ignore[union-attr]
+            continue
+        card = None
         if cid is not None:
             if cid not in cache:
-                cache[cid] = cards.get(cid)
+                cache[cid] = get(cid)
             card = cache[cid]
-        ctx.entries.append((entry, card))
-        if card is None or ctx.kind(card) != "skill":
-            counts[entry.section] += entry.count
+        add((entry, card))
+        if card is None or card.kind != "skill":
+            counts[entry.section] += n
         if cid is None:
             continue
         if card is not None:
-            p = ctx.printings.get(cid)
-            if p is None:
-                p = ctx.printings[cid] = Tally(cid, card.name, entry, card)
-            p.count += entry.count
+            p = printings[cid] = Tally(cid, card.name, entry, card)
+            p.count += n
         canonical = card.canonical if card is not None else cid
-        t = ctx.tallies.get(canonical)
+        t = tallies.get(canonical)
         if t is None:
             if names is not None and card is not None:
                 name = names(canonical)
             elif card is not None:
-                canon = cache.get(canonical) if canonical in cache else cards.get(canonical)
+                canon = cache.get(canonical) if canonical in cache else get(canonical)
                 name = canon.name if canon is not None else card.name
             else:
                 name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
-            t = ctx.tallies[canonical] = Tally(canonical, name, entry, card)
-        t.count += entry.count
+            t = tallies[canonical] = Tally(canonical, name, entry, card)
+        t.count += n
+
+
+# (format, date) -> format.at(date): a batch checks every deck against the same pair.
+_AT: list[tuple[Format, dt.date, Format]] = []
+_RULES: list[tuple[str, Any, frozenset[str]]] = []
+
+
+def _format_at(fmt: Format, date: dt.date) -> Format:
+    for f, d, got in _AT:
+        if f is fmt and d == date:
+            return got
+    got = fmt.at(date)
+    _AT[:] = [(fmt, date, got)]  # the last pair only: Format objects are immutable
+    return got
+
+
+def _rules() -> list[tuple[str, Any, frozenset[str]]]:
+    """(name, module, codes it owns) per rule; rebuilt when ``RULES`` changes (tests)."""
+    if len(_RULES) != len(RULES) or any(m is not RULES.get(n) for n, m, _ in _RULES):
+        _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+    return _RULES
 
 
 def validate_deck(
@@ -85,11 +122,10 @@ def validate_deck(
     language. Read problems already in ``deck.findings`` are kept; findings come back sorted
     by section, line and code. The deck is legal when no finding is an error.
     """
-    ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
+    ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
     _tally(ctx, cards, names)
     findings = list(deck.findings)
-    for name, module in RULES.items():
-        owned = REGISTRY.owned_by(name)
+    for name, module, owned in _rules():
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)

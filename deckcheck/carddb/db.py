@@ -3,7 +3,6 @@ import, names per language, official release data; and where a card is played.""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -159,7 +158,7 @@ class CardDB:
             )
         if (ocg, tcg, scopes) == (card.ocg_date, card.tcg_date, int(card.scopes)):
             return card
-        return dataclasses.replace(card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
+        return card.replace(ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes))
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None
