@@ -122,6 +122,21 @@ def validate_deck(
     language. Read problems already in ``deck.findings`` are kept; findings come back sorted
     by section, line and code. The deck is legal when no finding is an error.
     """
+    return check_deck(deck, fmt, banlist, cards, date, points_cap, names, created_by(deck))
+
+
+def check_deck(
+    deck: Deck,
+    fmt: Format,
+    banlist: Banlist | None,
+    cards: CardSource,
+    date: dt.date,
+    points_cap: int | None,
+    names: Callable[[int], str] | None,
+    player: str | None,
+) -> DeckReport:
+    """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
+    and building the report once is cheaper than replacing a field afterwards)."""
     ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
     _tally(ctx, cards, names)
     findings = list(deck.findings)
@@ -130,17 +145,18 @@ def validate_deck(
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)
             findings.append(f)
-    findings.sort(key=_sort_key)
+    if len(findings) > 1:
+        findings.sort(key=_sort_key)
     return DeckReport(
-        input=deck.source,
-        legal=not any(f.severity == "error" for f in findings),
-        counts=dict(ctx.counts),
-        findings=tuple(findings),
-        format_id=fmt.id,
-        list_name=banlist.name if banlist else None,
-        list_effective=banlist.effective.isoformat() if banlist else None,
-        composition=composition(ctx),
-        player=created_by(deck),
+        deck.source,
+        not any(f.severity == "error" for f in findings),
+        ctx.counts,  # a fresh dict per deck (made by _tally)
+        tuple(findings),
+        fmt.id,
+        banlist.name if banlist else None,
+        banlist.effective.isoformat() if banlist else None,
+        composition(ctx),
+        player,
     )
 
 
