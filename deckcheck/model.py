@@ -46,7 +46,7 @@ def record(cls: type[_R]) -> type[_R]:
     exec(src, env)  # noqa: S102 - the source is built from the class's own field names
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[misc,method-assign]
     cls._fields = names  # type: ignore[attr-defined]
     return cls
 

@@ -33,8 +33,16 @@ def _sort_key(f: Finding) -> tuple[int, int, str, int]:
     )
 
 
-def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> None:
-    """Resolve every entry once and count copies by canonical card (shared by all rules).
+#: Card.kind -> the composition bucket of a Main Deck copy (skills are not counted there)
+_BUCKET = {"monster": "monster", "spell": "spell", "trap": "trap", "token": "other",
+           "other": "other"}  # fmt: skip
+
+
+def _tally(
+    ctx: Context, cards: CardSource, names: Callable[[int], str] | None
+) -> dict[str, int]:
+    """Resolve every entry once and count copies by canonical card (shared by all rules);
+    returns the deck's composition (see ``composition``), counted on the same pass.
 
     Work per distinct card is done once per deck: a passcode already seen in this deck (most
     lines of a real deck repeat one) only adds its count.
@@ -42,18 +50,26 @@ def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) 
     deck, banlist = ctx.deck, ctx.banlist
     cache: dict[int, Card | None] = {}
     counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
+    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": 0}
     entries, printings, tallies = ctx.entries, ctx.printings, ctx.tallies
     add = entries.append
     get = cards.get
+    bucket = _BUCKET.get
     for entry in (*deck.main, *deck.extra, *deck.side):
         cid = entry.card_id
         n = entry.count
-        p = printings.get(cid) if cid is not None else None
+        sec = entry.section
+        p = printings.get(cid)  # type: ignore[arg-type]
         if p is not None:  # a known card already seen in this deck
             card = p.card
             add((entry, card))
-            if card.kind != "skill":  # type: ignore[union-attr]
-                counts[entry.section] += n
+            kind = card.kind  # type: ignore[union-attr]
+            if kind != "skill":
+                counts[sec] += n
+                if sec == "main":
+                    comp[bucket(kind, "other")] += n
+            if sec == "extra":
+                comp["extra"] += n
             p.count += n
             tallies[card.canonical].count += n  # type: ignore[union-attr]
             continue
@@ -63,8 +79,13 @@ def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) 
                 cache[cid] = get(cid)
             card = cache[cid]
         add((entry, card))
-        if card is None or card.kind != "skill":
-            counts[entry.section] += n
+        kind = card.kind if card is not None else "other"
+        if kind != "skill":
+            counts[sec] += n
+            if sec == "main":
+                comp[bucket(kind, "other")] += n
+        if sec == "extra":
+            comp["extra"] += n
         if cid is None:
             continue
         if card is not None:
@@ -82,6 +103,7 @@ def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) 
                 name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
             t = tallies[canonical] = Tally(canonical, name, entry, card)
         t.count += n
+    return comp
 
 
 # (format, date) -> format.at(date): a batch checks every deck against the same pair.
@@ -98,10 +120,14 @@ def _format_at(fmt: Format, date: dt.date) -> Format:
     return got
 
 
+_RULES_OF: list[dict[str, Any]] = [{}]  # the RULES that _RULES was built from
+
+
 def _rules() -> list[tuple[str, Any, frozenset[str]]]:
     """(name, module, codes it owns) per rule; rebuilt when ``RULES`` changes (tests)."""
-    if len(_RULES) != len(RULES) or any(m is not RULES.get(n) for n, m, _ in _RULES):
+    if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
         _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+        _RULES_OF[0] = dict(RULES)
     return _RULES
 
 
@@ -138,7 +164,7 @@ def check_deck(
     """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
     and building the report once is cheaper than replacing a field afterwards)."""
     ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
-    _tally(ctx, cards, names)
+    comp = _tally(ctx, cards, names)
     findings = list(deck.findings)
     for name, module, owned in _rules():
         for f in module.check(ctx):
@@ -155,7 +181,7 @@ def check_deck(
         fmt.id,
         banlist.name if banlist else None,
         banlist.effective.isoformat() if banlist else None,
-        composition(ctx),
+        comp,
         player,
     )
 
@@ -166,7 +192,10 @@ _PLACEHOLDER_PLAYERS = {"", "player", "...", "…", "unknown"}
 
 
 def composition(ctx: Context) -> dict[str, int]:
-    """Main-deck copies by kind (monster/spell/trap/other) and the Extra Deck's size."""
+    """Main-deck copies by kind (monster/spell/trap/other) and the Extra Deck's size.
+
+    (The engine counts the same on its tally pass; this reads it back from ``ctx.entries``.)
+    """
     out = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": 0}
     for entry, card in ctx.entries:
         if entry.section == "extra":

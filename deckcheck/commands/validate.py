@@ -20,6 +20,7 @@ from deckcheck.commands.options import (
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.report import Summary, Waivers, exit_code
 
+
 class _Jobs(click.ParamType):
     """``--jobs``: a count of at least 1, or ``auto``."""
 

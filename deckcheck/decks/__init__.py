@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
 from deckcheck.decks import text as _text
 from deckcheck.decks import ydk as _ydk
@@ -96,7 +95,7 @@ def read_path(
 ) -> Deck:
     """A Deck from a file (ydk, text or a file holding a ydke:// URL, picked by content)."""
     source = str(path)
-    return read_bytes(read_path_bytes(Path(path), limits), source, limits, kind)
+    return read_bytes(read_path_bytes(path, limits), source, limits, kind)
 
 
 def read_stdin(limits: Limits = DEFAULT_LIMITS, kind: str | None = None) -> Deck:

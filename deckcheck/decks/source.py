@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from deckcheck import fsio
@@ -35,13 +34,12 @@ def _size_label(n: int) -> str:
 
 def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The bytes of a deck file, reading at most ``max_bytes + 1`` of it."""
-    p = Path(path)
     where = str(path)
     try:
         # No stat before open: reading a directory fails with IsADirectoryError anyway.
         # O_NONBLOCK: a FIFO with no writer (say, in a deck folder) would block open() for
         # ever; opened at once, a blocking read then sees end of file. Files ignore the flag.
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # no Path(): it costs per deck
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb") as fp:
             return read_stream_bytes(fp, where, limits)

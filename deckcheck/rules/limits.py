@@ -32,7 +32,9 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     """
     limits = banlist.limits
     card = t.card
-    if card is not None and (not passcodes or (len(passcodes) == 1 and card.id in passcodes)):
+    if card is not None and isinstance(passcodes, (list, tuple)) and (
+        not passcodes or (len(passcodes) == 1 and passcodes[0] == card.id)
+    ):
         # One printing (nearly every card of a deck): the same answer without the set.
         got = limits.get(card.id)
         return got if got is not None else limits.get(t.canonical)
