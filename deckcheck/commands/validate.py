@@ -106,7 +106,7 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     show_default=True,
     metavar="N|auto",
     help="Worker processes (capped at the usable cores); auto: in process for under 1,000 "
-    "decks, else the cores other work leaves free. Output is identical to --jobs 1.",
+    "decks, else one per usable core. Output is identical to --jobs 1.",
 )
 @click.option("--ignore", "ignore", multiple=True, metavar="CODE",
               help="Waive a code (or prefix, DC5); may be repeated.")  # fmt: skip
@@ -208,10 +208,8 @@ def validate(
     req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
                   points_cap, lang, jobs)  # fmt: skip
     run = Run(req)  # a data error stops here, before any output
-    from dataclasses import replace
-
-    run.job = replace(run.job, deck_formats=not given("format_id"), banlist_ref=banlist_ref,
-                      format_files=format_files)  # fmt: skip
+    run.job = run.job.replace(deck_formats=not given("format_id"), banlist_ref=banlist_ref,
+                              format_files=format_files)  # fmt: skip
     run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)

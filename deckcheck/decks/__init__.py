@@ -10,7 +10,6 @@ import os
 import re
 import sys
 
-from deckcheck.decks import text as _text
 from deckcheck.decks import ydk as _ydk
 from deckcheck.decks import ydke
 from deckcheck.decks.source import DEFAULT_LIMITS, Limits, decode, read_path_bytes, split_lines
@@ -62,6 +61,8 @@ def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
     if chosen == "ydk":
         return _ydk.parse_lines(lines, source)
     if chosen == "text":
+        from deckcheck.decks import text as _text  # only text lists pay for its grammar
+
         return _text.parse_lines(lines, source)
     raise ValueError(f"unknown deck kind {kind!r}")
 

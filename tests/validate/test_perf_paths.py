@@ -91,11 +91,16 @@ def test_worker_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     assert batch.plan_workers(64, None) == 2  # never more workers than usable cores
     assert batch.plan_workers(1, None) == 1
     assert batch.plan_workers("auto", 10) == 1  # a small batch stays in process
-    monkeypatch.setattr(batch, "free_cores", lambda: 0.6)  # another process holds a core+
-    assert batch.plan_workers("auto", None) == 1
-    monkeypatch.setattr(batch, "free_cores", lambda: 2.0)
+    assert batch.plan_workers("auto", batch.AUTO_MIN_DECKS) == 2
     assert batch.plan_workers("auto", None) == 2
-    assert batch.cores() >= 1 and batch.free_cores() >= 0
+    monkeypatch.setattr(batch, "cores", lambda: 1)
+    assert batch.plan_workers("auto", None) == 1 and batch.plan_workers(8, None) == 1
+
+
+def test_cores_reads_the_affinity_mask() -> None:
+    import os
+
+    assert 1 <= batch.cores() <= len(os.sched_getaffinity(0))
 
 
 def test_jobs_option_takes_auto_and_refuses_zero(capsys: pytest.CaptureFixture[str]) -> None:
