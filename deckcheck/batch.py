@@ -136,7 +136,8 @@ def cores() -> int:
     except (AttributeError, OSError):  # not Linux
         n = os.cpu_count() or 1
     try:
-        quota, period = open("/sys/fs/cgroup/cpu.max").read().split()[:2]  # noqa: SIM115
+        with open("/sys/fs/cgroup/cpu.max") as f:  # cgroup v2; absent elsewhere
+            quota, period = f.read().split()[:2]
         if quota != "max" and int(period) > 0:
             n = min(n, max(1, -(-int(quota) // int(period))))
     except (OSError, ValueError):
