@@ -4,19 +4,21 @@ in this process or over ``--jobs`` worker processes, one ``DeckReport`` per deck
 from __future__ import annotations
 
 import datetime as dt
+import itertools
+import os
 import sys
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections import deque
+from collections.abc import Iterable, Iterator, Sized
 from typing import Any
 
 from deckcheck.errors import InputError
 from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
-from deckcheck.model import Banlist, Deck, Format
+from deckcheck.model import Banlist, Deck, Format, Record, record
 from deckcheck.report import DeckReport
 
 
-@dataclass(frozen=True)
-class Job:
+@record
+class Job(Record):
     """Everything a worker needs to check decks (picklable, for ``--jobs``)."""
 
     fmt: Format
@@ -73,7 +75,7 @@ class Checker:
         return self.loader.resolve(deck)
 
     def __call__(self, item: Item) -> DeckReport:
-        from deckcheck.validate import unreadable, validate_deck
+        from deckcheck.validate import check_deck, unreadable
 
         job = self.job
         try:
@@ -81,73 +83,138 @@ class Checker:
         except InputError as exc:
             src = item_source(item)
             report = unreadable(src, f"cannot read the deck: {exc}", job.fmt, job.banlist)
-            return replace(report, player=player_of(Deck(source=src)))
+            return report.replace(player=player_of(Deck(source=src)))
         names = None
         if job.lang and job.lang != "en":
             lang = job.lang
             names = lambda cid: self.db.name(cid, lang)  # noqa: E731
         fmt, banlist = self.format_for(deck)
-        report = validate_deck(
-            deck,
-            fmt,
-            banlist,
-            self.db,
-            date=job.date,
-            points_cap=job.points_cap,
-            names=names,
-        )
+        player = player_of(deck)
+        report = check_deck(deck, fmt, banlist, self.db, job.date, job.points_cap, names, player)
         if job.upcoming is not None:
             from deckcheck.rules.upcoming import compare
 
             if report.legal and fmt is job.fmt:
-                later = validate_deck(
-                    deck, fmt, job.upcoming, self.db, date=job.upcoming.effective,
-                    points_cap=job.points_cap, names=names,
-                )
+                later = check_deck(deck, fmt, job.upcoming, self.db, job.upcoming.effective,
+                                   job.points_cap, names, player)  # fmt: skip
                 report = compare(report, later, job.upcoming)
-        return replace(report, player=player_of(deck))
+        return report
 
 
 _WORKER: Checker | None = None
+
+#: below this many decks ``--jobs auto`` stays in this process (a pool costs more to start
+#: than it saves on fewer decks)
+AUTO_MIN_DECKS = 1000
+#: decks per task sent to a worker: fewer pipe messages than one deck a task, small enough
+#: to keep every worker busy and the decks in flight few
+CHUNK = 64
 
 
 def _init_worker(job: Job) -> None:
     global _WORKER
     import deckcheck.carddb
+    from deckcheck import notes
 
-    # The parent has already said once that the built-in sample is in use.
+    # The parent has already said once that the built-in sample is in use; a forked worker
+    # drops its notes as a spawned one always did (the parent owns stderr and says each once).
     deckcheck.carddb.mark_sample_noted()
-    _WORKER = Checker(job)
+    notes.set_sink(None)
+    _WORKER = Checker(job)  # its own database connection (none is carried over a fork)
 
 
-def _work(item: Item) -> DeckReport:
+def _work(items: list[Item]) -> list[DeckReport]:
     assert _WORKER is not None
-    return _WORKER(item)
+    return [_WORKER(item) for item in items]
+
+
+def cores() -> int:
+    """CPUs this process may use: its affinity mask (not the machine's count), and no more
+    than a cgroup CPU quota allows (a container limited to one CPU gains nothing from two)."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        n = os.cpu_count() or 1
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:  # cgroup v2; absent elsewhere
+            quota, period = f.read().split()[:2]
+        if quota != "max" and int(period) > 0:
+            n = min(n, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass
+    return max(1, n)
+
+
+def plan_workers(jobs: int | str, decks: int | None) -> int:
+    """Worker processes for a run: 1 means in this process, no pool.
+
+    An explicit count is capped at the cores this process may use (more workers than cores
+    only add switching and memory). ``"auto"`` stays in process for fewer than
+    ``AUTO_MIN_DECKS`` decks (``decks``: None when unknown or more), and otherwise takes every
+    usable core. Not fewer when other work is running: the scheduler shares a busy core
+    among processes, so workers still get more of the machine than one process does
+    (measured in benchmarks/bench_goals.py: ``--jobs 2`` against ``--jobs 1`` with a
+    busy-loop process on one core).
+    """
+    n = cores()
+    if jobs == "auto":
+        if decks is not None and decks < AUTO_MIN_DECKS:
+            return 1
+        return n
+    return max(1, min(int(jobs), n))
 
 
 def run_batch(
-    items: Iterable[str], job: Job, jobs: int = 1, checker: Checker | None = None
+    items: Iterable[Item], job: Job, jobs: int | str = 1, checker: Checker | None = None
 ) -> Iterator[DeckReport]:
-    """Reports for ``items`` in input order; ``jobs`` > 1 maps them over worker processes."""
-    if jobs <= 1:
+    """Reports for ``items`` in input order; ``jobs`` > 1 (or ``"auto"``) may check them in
+    worker processes (see ``plan_workers``); the output is the same either way."""
+    it = iter(items)
+    head: list[Item] = []
+    workers = 1
+    if jobs == "auto" or (isinstance(jobs, int) and jobs > 1):
+        if isinstance(items, Sized):
+            known = len(items)
+        else:  # look ahead far enough to know whether a pool pays
+            head = list(itertools.islice(it, AUTO_MIN_DECKS))
+            known = len(head) if len(head) < AUTO_MIN_DECKS else AUTO_MIN_DECKS
+        workers = plan_workers(jobs, known if known < AUTO_MIN_DECKS else None)
+        if workers > 1 and known < 2 * workers:
+            workers = 1  # one or two decks: nothing to share out
+    if workers <= 1:
         checker = checker or Checker(job)
-        for item in items:
+        for item in itertools.chain(head, it):
             yield checker(item)
         return
+    yield from _pooled(itertools.chain(head, it), job, workers, known)
+
+
+def _pooled(items: Iterator[Item], job: Job, workers: int, known: int) -> Iterator[DeckReport]:
+    """Chunks of decks over ``workers`` processes, at most two chunks a worker in flight
+    (memory stays flat however many decks), yielded in input order."""
     import multiprocessing
 
-    # spawn: no inherited locks or open SQLite handles from this process.
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(job,)) as pool:
-        # Chunks of 64: fewer pipe messages (measured 16 -> 128: a quarter less CPU on 10k
-        # decks), still small enough to keep both workers busy on a few hundred decks.
-        yield from pool.imap(_work, (_stdin_read(i) for i in items), chunksize=64)
+    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
+    # fork where there is one: workers start at once with every module already imported
+    # (each opens its own database connection); elsewhere spawn.
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    ctx = multiprocessing.get_context(method)
+    window: deque[Any] = deque()
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(job,)) as pool:
+        while True:
+            batch = [_stdin_read(i) for i in itertools.islice(items, chunk)]
+            if batch:
+                window.append(pool.apply_async(_work, (batch,)))
+            if window and (not batch or len(window) >= 2 * workers):
+                yield from window.popleft().get()
+            if not batch and not window:
+                break
 
 
-def _stdin_read(item: str) -> Item:
+def _stdin_read(item: Item) -> Item:
     """Workers have no stdin: the parent reads ``-`` and hands the bytes over."""
     if item != "-":
-        return item
+        return item  # a path, a URL, or stdin bytes already read
     from deckcheck.decks.source import read_stream_bytes
 
     try:
@@ -156,8 +223,8 @@ def _stdin_read(item: str) -> Item:
         return ("!", str(exc).encode())  # reported by the worker as an unreadable deck
 
 
-@dataclass(frozen=True)
-class Request:
+@record
+class Request(Record):
     """What ``deckcheck validate`` was asked: the inputs, the format, list and date."""
 
     inputs: tuple[str, ...]
@@ -167,7 +234,7 @@ class Request:
     format_files: tuple[str, ...] = ()
     points_cap: int | None = None
     lang: str | None = None
-    jobs: int = 1
+    jobs: int | str = "auto"  # a count, or "auto" (see plan_workers)
 
 
 class Run:

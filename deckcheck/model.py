@@ -7,9 +7,85 @@ models that check YAML files live in ``deckcheck.formats.schema`` and are conver
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import IntFlag
-from typing import Any, Literal
+from functools import cached_property
+from typing import Any, Literal, TypeVar, dataclass_transform
+
+# --------------------------------------------------------------------------- records
+
+_R = TypeVar("_R")
+_NO_DEFAULT = object()
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: type[_R]) -> type[_R]:
+    """An immutable record from annotated fields, like a frozen dataclass but cheaper.
+
+    ``dataclasses`` spends about a millisecond per class at import (start-up is a feature)
+    and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which the batch pays
+    per card and per finding. Here one small ``__init__`` is compiled per class; equality,
+    hash, repr, pickling and ``replace`` are shared. A field is one annotated line (with its
+    default, if any), as in a dataclass. ``dataclasses.replace`` does not apply: use
+    ``obj.replace(**changes)``.
+    """
+    names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
+    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
+    params, body, env = [], [], {}
+    for n in names:
+        if n in defaults:
+            env[f"_d_{n}"] = defaults[n]
+            params.append(f"{n}=_d_{n}")
+        else:
+            params.append(n)
+        body.append(f"d[{n!r}] = {n}")
+    post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
+    src = (f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
+           + "\n ".join(body) + f"\n {post}\n")
+    exec(src, env)  # noqa: S102 - the source is built from the class's own field names
+    init = env["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc,method-assign]
+    cls._fields = names  # type: ignore[attr-defined]
+    return cls
+
+
+class Record:
+    """Base of the ``@record`` classes: the shared methods of an immutable record."""
+
+    _fields: tuple[str, ...] = ()
+    __post_init__: Callable[[], None]
+
+    def _astuple(self) -> tuple[Any, ...]:
+        d = self.__dict__
+        return tuple([d[n] for n in self._fields])
+
+    def replace(self: _R, **changes: Any) -> _R:
+        """A copy with some fields changed (``dataclasses.replace`` for records)."""
+        d = self.__dict__  # type: ignore[attr-defined]
+        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._astuple())
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={self.__dict__[n]!r}" for n in self._fields)
+        return f"{self.__class__.__name__}({body})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.__class__, self._astuple())
 
 # --------------------------------------------------------------------------- cards
 
@@ -118,8 +194,8 @@ def kind_of(type_bits: int) -> CardKind:
     return "other"
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+@record
+class Card(Record):
     """One passcode of the card database, with its canonical identity decided once."""
 
     id: int
@@ -138,8 +214,9 @@ class Card:
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
 
-    @property
+    @cached_property
     def kind(self) -> CardKind:
+        """Computed once per card (then a plain attribute): rules ask it for every entry."""
         return kind_of(self.type_bits)
 
     @property
@@ -202,8 +279,8 @@ class Deck:
 Severity = Literal["error", "warning"]
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+@record
+class Finding(Record):
     """One reason a deck is not legal (or a warning). The record every renderer reads."""
 
     code: str  # DCnnn (SPEC.md §5)
@@ -247,8 +324,8 @@ class Finding:
 STATUS_NAMES: dict[int, str] = {0: "Forbidden", 1: "Limited", 2: "Semi-Limited", 3: "Unlimited"}
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+@record
+class Group(Record):
     """At most ``limit`` cards in total (each copy counting) from ``cards`` (Limited 1/2/3)."""
 
     name: str
@@ -287,8 +364,10 @@ class Banlist:
 # --------------------------------------------------------------------------- formats
 
 
-@dataclass(frozen=True, slots=True)
-class SizeRange:
+@record
+class SizeRange(Record):
+    """How many cards a section holds: ``min`` to ``max`` (None: no upper limit)."""
+
     min: int = 0
     max: int | None = None  # None: no upper limit
 

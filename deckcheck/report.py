@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
-from deckcheck.model import Finding
+from deckcheck.model import Finding, Record, record
 
 __all__ = [
     "DeckReport",
@@ -19,8 +18,8 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class DeckReport:
+@record
+class DeckReport(Record):
     """The verdict on one deck: every renderer and the exit code read only this."""
 
     input: str  # file path, "ydke://…" or "<stdin>"
@@ -135,11 +134,11 @@ class Waivers:
         if not self or not report.findings:
             return report
         findings = tuple(
-            replace(f, waived=True) if not f.waived and self.waives(f.code) else f
+            f.replace(waived=True) if not f.waived and self.waives(f.code) else f
             for f in report.findings
         )
         legal = not any(f.severity == "error" and not f.waived for f in findings)
-        return replace(report, findings=findings, legal=legal)
+        return report.replace(findings=findings, legal=legal)
 
 
 def exit_code(reports: Iterable[DeckReport] | Summary, strict: bool = False) -> int:

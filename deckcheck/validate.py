@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import Any
 
 from deckcheck.codes import REGISTRY, finding
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
@@ -32,40 +33,102 @@ def _sort_key(f: Finding) -> tuple[int, int, str, int]:
     )
 
 
-def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> None:
-    """Resolve every entry once and count copies by canonical card (shared by all rules)."""
+#: Card.kind -> the composition bucket of a Main Deck copy (skills are not counted there)
+_BUCKET = {"monster": "monster", "spell": "spell", "trap": "trap", "token": "other",
+           "other": "other"}  # fmt: skip
+
+
+def _tally(
+    ctx: Context, cards: CardSource, names: Callable[[int], str] | None
+) -> dict[str, int]:
+    """Resolve every entry once and count copies by canonical card (shared by all rules);
+    returns the deck's composition (see ``composition``), counted on the same pass.
+
+    Work per distinct card is done once per deck: a passcode already seen in this deck (most
+    lines of a real deck repeat one) only adds its count.
+    """
     deck, banlist = ctx.deck, ctx.banlist
     cache: dict[int, Card | None] = {}
     counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
-    for entry in deck.entries():
+    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": 0}
+    entries, printings, tallies = ctx.entries, ctx.printings, ctx.tallies
+    add = entries.append
+    get = cards.get
+    bucket = _BUCKET.get
+    for entry in (*deck.main, *deck.extra, *deck.side):
         cid = entry.card_id
-        card: Card | None = None
+        n = entry.count
+        sec = entry.section
+        p = printings.get(cid)  # type: ignore[arg-type]
+        if p is not None:  # a known card already seen in this deck
+            card = p.card
+            add((entry, card))
+            kind = card.kind  # type: ignore[union-attr]
+            if kind != "skill":
+                counts[sec] += n
+                if sec == "main":
+                    comp[bucket(kind, "other")] += n
+            if sec == "extra":
+                comp["extra"] += n
+            p.count += n
+            tallies[card.canonical].count += n  # type: ignore[union-attr]
+            continue
+        card = None
         if cid is not None:
             if cid not in cache:
-                cache[cid] = cards.get(cid)
+                cache[cid] = get(cid)
             card = cache[cid]
-        ctx.entries.append((entry, card))
-        if card is None or ctx.kind(card) != "skill":
-            counts[entry.section] += entry.count
+        add((entry, card))
+        kind = card.kind if card is not None else "other"
+        if kind != "skill":
+            counts[sec] += n
+            if sec == "main":
+                comp[bucket(kind, "other")] += n
+        if sec == "extra":
+            comp["extra"] += n
         if cid is None:
             continue
         if card is not None:
-            p = ctx.printings.get(cid)
-            if p is None:
-                p = ctx.printings[cid] = Tally(cid, card.name, entry, card)
-            p.count += entry.count
+            p = printings[cid] = Tally(cid, card.name, entry, card)
+            p.count += n
         canonical = card.canonical if card is not None else cid
-        t = ctx.tallies.get(canonical)
+        t = tallies.get(canonical)
         if t is None:
             if names is not None and card is not None:
                 name = names(canonical)
             elif card is not None:
-                canon = cache.get(canonical) if canonical in cache else cards.get(canonical)
+                canon = cache.get(canonical) if canonical in cache else get(canonical)
                 name = canon.name if canon is not None else card.name
             else:
                 name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
-            t = ctx.tallies[canonical] = Tally(canonical, name, entry, card)
-        t.count += entry.count
+            t = tallies[canonical] = Tally(canonical, name, entry, card)
+        t.count += n
+    return comp
+
+
+# (format, date) -> format.at(date): a batch checks every deck against the same pair.
+_AT: list[tuple[Format, dt.date, Format]] = []
+_RULES: list[tuple[str, Any, frozenset[str]]] = []
+
+
+def _format_at(fmt: Format, date: dt.date) -> Format:
+    for f, d, got in _AT:
+        if f is fmt and d == date:
+            return got
+    got = fmt.at(date)
+    _AT[:] = [(fmt, date, got)]  # the last pair only: Format objects are immutable
+    return got
+
+
+_RULES_OF: list[dict[str, Any]] = [{}]  # the RULES that _RULES was built from
+
+
+def _rules() -> list[tuple[str, Any, frozenset[str]]]:
+    """(name, module, codes it owns) per rule; rebuilt when ``RULES`` changes (tests)."""
+    if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
+        _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+        _RULES_OF[0] = dict(RULES)
+    return _RULES
 
 
 def validate_deck(
@@ -85,26 +148,41 @@ def validate_deck(
     language. Read problems already in ``deck.findings`` are kept; findings come back sorted
     by section, line and code. The deck is legal when no finding is an error.
     """
-    ctx = Context(deck=deck, fmt=fmt.at(date), banlist=banlist, date=date, points_cap=points_cap)
-    _tally(ctx, cards, names)
+    return check_deck(deck, fmt, banlist, cards, date, points_cap, names, created_by(deck))
+
+
+def check_deck(
+    deck: Deck,
+    fmt: Format,
+    banlist: Banlist | None,
+    cards: CardSource,
+    date: dt.date,
+    points_cap: int | None,
+    names: Callable[[int], str] | None,
+    player: str | None,
+) -> DeckReport:
+    """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
+    and building the report once is cheaper than replacing a field afterwards)."""
+    ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
+    comp = _tally(ctx, cards, names)
     findings = list(deck.findings)
-    for name, module in RULES.items():
-        owned = REGISTRY.owned_by(name)
+    for name, module, owned in _rules():
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)
             findings.append(f)
-    findings.sort(key=_sort_key)
+    if len(findings) > 1:
+        findings.sort(key=_sort_key)
     return DeckReport(
-        input=deck.source,
-        legal=not any(f.severity == "error" for f in findings),
-        counts=dict(ctx.counts),
-        findings=tuple(findings),
-        format_id=fmt.id,
-        list_name=banlist.name if banlist else None,
-        list_effective=banlist.effective.isoformat() if banlist else None,
-        composition=composition(ctx),
-        player=created_by(deck),
+        deck.source,
+        not any(f.severity == "error" for f in findings),
+        ctx.counts,  # a fresh dict per deck (made by _tally)
+        tuple(findings),
+        fmt.id,
+        banlist.name if banlist else None,
+        banlist.effective.isoformat() if banlist else None,
+        comp,
+        player,
     )
 
 
@@ -114,7 +192,10 @@ _PLACEHOLDER_PLAYERS = {"", "player", "...", "…", "unknown"}
 
 
 def composition(ctx: Context) -> dict[str, int]:
-    """Main-deck copies by kind (monster/spell/trap/other) and the Extra Deck's size."""
+    """Main-deck copies by kind (monster/spell/trap/other) and the Extra Deck's size.
+
+    (The engine counts the same on its tally pass; this reads it back from ``ctx.entries``.)
+    """
     out = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": 0}
     for entry, card in ctx.entries:
         if entry.section == "extra":

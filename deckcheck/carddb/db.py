@@ -3,7 +3,6 @@ import, names per language, official release data; and where a card is played.""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -23,7 +22,7 @@ _CARD_SQL = (
     " LIMIT 1), "
     "(SELECT n.name FROM names n WHERE n.card_id = c.canonical AND n.lang = 'en' "
     " AND n.kind = 'name' LIMIT 1) "
-    "FROM cards c WHERE c.id = ?"
+    "FROM cards c"
 )
 
 #: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
@@ -89,9 +88,10 @@ class CardDB:
         self.meta: dict[str, str] = meta
         # A schema-1 database (keys not stored yet) gets them computed once, the same way.
         self._legacy = "list_key" not in columns
-        self._card_sql = _CARD_SQL.format(
+        self._all_sql = _CARD_SQL.format(
             keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key"
         )
+        self._card_sql = self._all_sql + " WHERE c.id = ?"
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         # Databases built before the official-data tables existed simply have none of it.
         self._official = {"konami_ids", "releases", "official_ids"} <= tables
@@ -112,23 +112,36 @@ class CardDB:
         except KeyError:
             pass
         row = self._query(self._card_sql, (card_id,)).fetchone()
-        card = None
-        if row is not None:
-            (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, lkey, nkey,
-             en, canon_en) = row
-            card = Card(
-                id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
-                alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
-                defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
-                tcg_date=optional_date(tcg),
-            )
-            if self._legacy:
-                lkey, nkey = self._legacy_keys()[cid]
-            self._keys[cid] = (lkey, nkey)
-            if self.has_releases:
-                card = self._with_releases(card)
+        card = self._card_from_row(row) if row is not None else None
         self._cards[card_id] = card
         return card
+
+    def _card_from_row(self, row: tuple[Any, ...]) -> Card:
+        """The ``Card`` of one row of ``_CARD_SQL`` (the one place a row becomes a card; its
+        identity keys are kept aside for ``list_key``/``name_key``)."""
+        (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, lkey, nkey,
+         en, canon_en) = row
+        card = Card(
+            id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
+            alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
+            defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
+            tcg_date=optional_date(tcg),
+        )
+        if self._legacy:
+            lkey, nkey = self._legacy_keys()[cid]
+        self._keys[cid] = (lkey, nkey)
+        if self.has_releases:
+            card = self._with_releases(card)
+        return card
+
+    def all_cards(self) -> dict[int, Card]:
+        """Every card of the database by passcode, the card rows read in one query (what a
+        snapshot for other processes holds; the cards also fill this database's cache)."""
+        out: dict[int, Card] = {}
+        for row in self._query(self._all_sql, ()).fetchall():
+            card = self._cards.get(row[0]) or self._card_from_row(row)
+            self._cards[row[0]] = out[row[0]] = card
+        return out
 
     def _legacy_keys(self) -> dict[int, tuple[int, int]]:
         got: dict[int, tuple[int, int]] | None = getattr(self, "_all_keys", None)
@@ -162,8 +175,8 @@ class CardDB:
         same_dates = (ocg, tcg, md, dl) == (card.ocg_date, card.tcg_date, None, None)
         if same_dates and scopes == int(card.scopes):
             return card
-        return dataclasses.replace(
-            card, ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes), md_date=md, dl_date=dl
+        return card.replace(
+            ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes), md_date=md, dl_date=dl
         )
 
     def __contains__(self, card_id: object) -> bool:

@@ -51,6 +51,8 @@ def output_option(
 
 def lang_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A ``--lang`` value as a stored language code (BCP 47 tags folded); unknown: exit 2."""
+    if value is None:  # not given: no need to import the lookup package (start-up)
+        return None
     from deckcheck.lookup.langs import canonical_lang
 
     del ctx, param

@@ -20,6 +20,31 @@ from deckcheck.commands.options import (
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.report import Summary, Waivers, exit_code
 
+
+class _Jobs(click.ParamType):
+    """``--jobs``: a count of at least 1, or ``auto``."""
+
+    name = "jobs"
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int | str:
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        elif str(value).strip().lower() == "auto":
+            return "auto"
+        else:
+            try:
+                n = int(str(value))
+            except ValueError:
+                self.fail(f"{value!r} is not a count or 'auto'.", param, ctx)
+        if n < 1:
+            self.fail(f"{n} is not in the range x>=1.", param, ctx)
+        return n
+
+
+JOBS = _Jobs()
+
 __all__ = ["parse_date", "validate"]  # parse_date: still imported by commands/deck.py
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
 
@@ -76,11 +101,12 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
              help="Language of card names in messages (en, ja, de, …).")  # fmt: skip
 @click.option(
     "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
+    type=JOBS,
+    default="auto",
     show_default=True,
-    metavar="N",
-    help="Worker processes; output is identical to --jobs 1.",
+    metavar="N|auto",
+    help="Worker processes (capped at the usable cores); auto: in process for under 1,000 "
+    "decks, else one per usable core. Output is identical to --jobs 1.",
 )
 @click.option("--ignore", "ignore", multiple=True, metavar="CODE",
               help="Waive a code (or prefix, DC5); may be repeated.")  # fmt: skip
@@ -122,7 +148,7 @@ def validate(
     format_files: tuple[str, ...],
     points_cap: int | None,
     lang: str | None,
-    jobs: int,
+    jobs: int | str,
     ignore: tuple[str, ...],
     select: tuple[str, ...],
     include: tuple[str, ...],
@@ -182,10 +208,8 @@ def validate(
     req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
                   points_cap, lang, jobs)  # fmt: skip
     run = Run(req)  # a data error stops here, before any output
-    from dataclasses import replace
-
-    run.job = replace(run.job, deck_formats=not given("format_id"), banlist_ref=banlist_ref,
-                      format_files=format_files)  # fmt: skip
+    run.job = run.job.replace(deck_formats=not given("format_id"), banlist_ref=banlist_ref,
+                              format_files=format_files)  # fmt: skip
     run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)

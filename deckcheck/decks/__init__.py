@@ -9,9 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from pathlib import Path
 
-from deckcheck.decks import text as _text
 from deckcheck.decks import ydk as _ydk
 from deckcheck.decks import ydke
 from deckcheck.decks.source import DEFAULT_LIMITS, Limits, decode, read_path_bytes, split_lines
@@ -63,6 +61,8 @@ def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
     if chosen == "ydk":
         return _ydk.parse_lines(lines, source)
     if chosen == "text":
+        from deckcheck.decks import text as _text  # only text lists pay for its grammar
+
         return _text.parse_lines(lines, source)
     raise ValueError(f"unknown deck kind {kind!r}")
 
@@ -96,7 +96,7 @@ def read_path(
 ) -> Deck:
     """A Deck from a file (ydk, text or a file holding a ydke:// URL, picked by content)."""
     source = str(path)
-    return read_bytes(read_path_bytes(Path(path), limits), source, limits, kind)
+    return read_bytes(read_path_bytes(path, limits), source, limits, kind)
 
 
 def read_stdin(limits: Limits = DEFAULT_LIMITS, kind: str | None = None) -> Deck:

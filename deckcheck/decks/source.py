@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from deckcheck import fsio
 from deckcheck.errors import InputError
+from deckcheck.model import Record, record
 
 MIB = 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+@record
+class Limits(Record):
     """How much input a reader accepts; real decks are a few KiB and under 200 lines."""
 
     max_bytes: int = MIB
@@ -35,16 +34,17 @@ def _size_label(n: int) -> str:
 
 def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS) -> bytes:
     """The bytes of a deck file, reading at most ``max_bytes + 1`` of it."""
-    p = Path(path)
     where = str(path)
     try:
         # No stat before open: reading a directory fails with IsADirectoryError anyway.
         # O_NONBLOCK: a FIFO with no writer (say, in a deck folder) would block open() for
         # ever; opened at once, a blocking read then sees end of file. Files ignore the flag.
-        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb") as fp:
-            return read_stream_bytes(fp, where, limits)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # no Path(): it costs per deck
+        try:
+            os.set_blocking(fd, True)
+            return _read_fd(fd, where, limits)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise InputError("no such file", where=where) from None
     except PermissionError:
@@ -53,6 +53,24 @@ def read_path_bytes(path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMIT
         raise InputError("is a directory, not a deck file", where=where) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=where) from None
+
+
+def _read_fd(fd: int, where: str, limits: Limits) -> bytes:
+    """At most ``max_bytes + 1`` bytes of an open file, in reads of 64 KiB: a buffered
+    ``read(max_bytes + 1)`` would allocate the whole cap (1 MiB) for every few-KiB deck."""
+    cap = limits.max_bytes
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        got = os.read(fd, min(1 << 16, cap + 1 - total))
+        if not got:
+            return b"".join(chunks) if len(chunks) != 1 else chunks[0]
+        chunks.append(got)
+        total += len(got)
+        if total > cap:
+            raise InputError(
+                f"input is larger than the {_size_label(cap)} limit for a deck", where=where
+            )
 
 
 def read_stream_bytes(fp: BinaryIO, where: str, limits: Limits = DEFAULT_LIMITS) -> bytes:
@@ -144,7 +162,8 @@ def _decode_asked(data: bytes, encoding: str, where: str) -> str:
                          f"{exc.start})", where=where) from None
 
 
-_LATIN_NEXT_TO_CJK = re.compile(
+# Compiled on first use (only a legacy-encoded file needs it): start-up is a feature.
+_LATIN_NEXT_TO_CJK = (
     r"[A-Za-z][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|"
     r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af][A-Za-z]"
 )
@@ -168,7 +187,7 @@ def _detect(data: bytes) -> tuple[str, str] | None:
     text = str(best)
     if not any(_is_cjk(ch) for ch in text):
         return None  # not what a legacy CJK file is for: refuse rather than guess
-    if _LATIN_NEXT_TO_CJK.search(text):
+    if re.search(_LATIN_NEXT_TO_CJK, text):
         # "Über" in cp1252 reads as Big5 "鈁er": an ideograph glued to a Latin letter is
         # the mark of a single-byte file misread; ask for --encoding instead of guessing.
         return None

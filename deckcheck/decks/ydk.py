@@ -58,15 +58,17 @@ def parse_lines(lines: list[str], source: str) -> Deck:
     section: Section = "main"
     target = deck.main
     seen_content = False
+    append = target.append
     for no, raw in enumerate(lines, 1):
         s = raw.strip()
         if not s:
             continue
-        # Fast path: the line is a bare passcode (nearly every line of a real deck).
+        # Fast path: the line is a bare passcode (nearly every line of a real deck); up to 10
+        # ASCII digits int() reads directly (leading zeros included).
         if s.isdigit() and s.isascii():
-            n = _number(s)
+            n = int(s) if len(s) <= 10 else _number(s)
             if n <= UINT32_MAX:
-                target.append(DeckEntry(section, n, no, 1, None, raw))
+                append(DeckEntry(section, n, no, 1, None, raw))
                 seen_content = True
                 continue
             deck.findings.append(unreadable(section, no, raw, "passcode too large"))
@@ -77,6 +79,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             if sec is not None:
                 section = sec
                 target = deck.section(sec)
+                append = target.append
                 seen_content = True
             elif not seen_content:
                 deck.comments.append(s)
@@ -93,7 +96,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
         if _ANOTHER.match(s, m.end(1)):
             deck.findings.append(unreadable(section, no, raw, "several passcodes on one line"))
             continue
-        target.append(DeckEntry(section, n, no, 1, None, raw))
+        append(DeckEntry(section, n, no, 1, None, raw))
         seen_content = True
     return deck
 

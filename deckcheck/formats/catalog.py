@@ -309,6 +309,15 @@ class ListStore:
                 best = m
         return self._load(best) if best is not None else None
 
+    def first_after(self, family: str, date: dt.date) -> Banlist | None:
+        """The first version of ``family`` that takes effect after ``date`` (announced), or
+        None; only that list is loaded (``lists`` loads them all)."""
+        day = date.isoformat()
+        for m in self._metas(family):
+            if m["effective"] > day:
+                return self._load(m)
+        return None
+
     def get(self, family: str, date: dt.date) -> Banlist | None:
         """The version of ``family`` that takes effect exactly on ``date``."""
         day = date.isoformat()

@@ -9,6 +9,8 @@ from deckcheck.render.base import Meta, Renderer
 from deckcheck.report import DeckReport, Summary
 
 SCHEMA_VERSION = 1
+#: ``json.dumps(obj, ensure_ascii=False)`` without building an encoder per deck (same bytes)
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def deck_json(report: DeckReport) -> dict[str, Any]:
@@ -48,7 +50,7 @@ class JsonRenderer(Renderer):
         if self.meta is not None and report.format_id != self.meta.format_id:
             # checked as the deck's own "#format" line says, not as the run's format
             data["format"] = {"id": report.format_id}
-        self.out.write(sep + json.dumps(data, ensure_ascii=False))
+        self.out.write(sep + _dumps(data))
 
     def finish(self, summary: Summary) -> None:
         self.out.write('],\n"summary": ' + json.dumps(summary.to_json()) + "}\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator
+from operator import attrgetter
 from typing import Protocol
 
 from deckcheck.codes import finding
@@ -49,7 +50,6 @@ class Context:
         "tallies",
         "printings",
         "counts",
-        "kinds",
     )
 
     def __init__(
@@ -69,14 +69,10 @@ class Context:
         self.tallies: dict[int, Tally] = {}  # by canonical card
         self.printings: dict[int, Tally] = {}  # by passcode (known cards)
         self.counts: dict[str, int] = {}  # per section, skill cards left out
-        self.kinds: dict[int, str] = {}  # passcode -> Card.kind, computed once
 
-    def kind(self, card: Card) -> str:
-        """``card.kind``, cached: rules ask it for every entry of every deck."""
-        got = self.kinds.get(card.id)
-        if got is None:
-            got = self.kinds[card.id] = card.kind
-        return got
+    #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
+    #: because rules ask it for every entry of every deck.
+    kind: Callable[[Card], str] = staticmethod(attrgetter("kind"))  # type: ignore[assignment]
 
     def list_label(self) -> str:
         return self.banlist.label if self.banlist is not None else "no list"

@@ -31,6 +31,13 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     applies to all copies. None: the list does not name the card.
     """
     limits = banlist.limits
+    card = t.card
+    if card is not None and isinstance(passcodes, (list, tuple)) and (
+        not passcodes or (len(passcodes) == 1 and passcodes[0] == card.id)
+    ):
+        # One printing (nearly every card of a deck): the same answer without the set.
+        got = limits.get(card.id)
+        return got if got is not None else limits.get(t.canonical)
     ids = set(passcodes)
     if t.card is not None:
         ids.add(t.card.id)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from deckcheck.carddb import extra_deck_bits, goes_to_extra
-from deckcheck.model import Finding, Format
+from deckcheck.carddb import extra_deck_bits
+from deckcheck.model import TYPE_MONSTER, Finding, Format
 from deckcheck.rules._base import Context, of_entry
 
 NAME = "placement"
@@ -27,9 +27,10 @@ def extra_bits(fmt: Format) -> int:
 def check(ctx: Context) -> Iterator[Finding]:
     bits = extra_bits(ctx.fmt)
     for entry, card in ctx.entries:
-        if card is None or ctx.kind(card) in ("token", "skill") or entry.section == "side":
+        if card is None or entry.section == "side" or card.kind in ("token", "skill"):
             continue
-        extra = goes_to_extra(card, bits)
+        # goes_to_extra(card, bits), inlined: this runs for every entry of every deck
+        extra = bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
         if entry.section == "main" and extra:
             yield of_entry(
                 "DC301",

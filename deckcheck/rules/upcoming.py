@@ -14,7 +14,6 @@ The comparison needs the next list, so the batch engine runs it after the deck i
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from collections.abc import Iterator
 from typing import Any
@@ -35,6 +34,9 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 def next_list(store: Any, family: str, date: dt.date) -> Banlist | None:
     """The first list of ``family`` that takes effect after ``date`` (announced), or None."""
+    first_after = getattr(store, "first_after", None)
+    if first_after is not None:  # a ListStore: loads that one list, not the family's history
+        return first_after(family, date)  # type: ignore[no-any-return]
     for b in store.lists(family):
         if b.effective > date:
             return b  # type: ignore[no-any-return]
@@ -59,4 +61,4 @@ def compare(report: DeckReport, later: DeckReport, upcoming: Banlist) -> DeckRep
         section=first.section,
         line=first.line,
     )
-    return dataclasses.replace(report, findings=(*report.findings, note))
+    return report.replace(findings=(*report.findings, note))
