@@ -3,7 +3,6 @@ date, and the video games' release dates in the pool rule (DC502 names the game)
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 import pytest
@@ -115,7 +114,7 @@ def test_release_date_reads_the_region_of_each_game() -> None:
     assert release_date(card, "masterduel") == D("2022-04-04")
     assert release_date(card, "duellinks") == D("2018-05-01")
     assert release_date(card, "tcg") == D("2014-02-01")
-    assert release_date(dataclasses.replace(card, md_date=None), "masterduel") is None
+    assert release_date(card.replace(md_date=None), "masterduel") is None
 
 
 @pytest.mark.parametrize(
