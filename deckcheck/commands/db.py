@@ -73,6 +73,10 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None,
     )
     for line in import_text(summary):
         click.echo(line)
+    # The first search after an import must not pay for the name index (issue 18, P4).
+    from deckcheck.lookup.warm import build_index_cache
+
+    build_index_cache(progress=lambda text: click.echo(text, err=True))
     click.echo(
         f"deckcheck: imported {len(summary.files)} file(s) in {summary.seconds:.1f} s", err=True
     )

@@ -76,6 +76,10 @@ class Index(Ranker):
         except KeyError:  # written by another layout under the same key: rebuild
             return None
 
+    def cache_to(self, cache_dir: Path) -> None:
+        """Write this index's on-disk cache into ``cache_dir`` (a note when it cannot)."""
+        self._save(cache.cache_path(cache_dir, self._d["key"]))
+
     def _save(self, path: Path) -> None:
         cache.write(path, dict(self._d))
 
@@ -93,6 +97,13 @@ class Index(Ranker):
         """The whole ranking of ``query`` (every step, every card matched), best first: what
         ``resolve`` decides on and ``search`` shows the start of."""
         return self._ranked(query, lang, 10, stop_early=False)
+
+    def resolve_exact(self, query: str, lang: str | None = None) -> Resolution | None:
+        """The verdict of ``resolve`` when ``query`` is a passcode, an exact name (after
+        normalization) or a nickname, else None: no prefix or fuzzy step runs (microseconds,
+        for callers out of fuzzy budget)."""
+        quick = self._ranked(query, lang, 10, stop_early=True)
+        return decide(query, quick, self._official) if quick else None
 
     def resolve(self, query: str, lang: str | None = None) -> Resolution:
         """Found, ambiguous or unknown (with suggestions); see ``lookup.decision``.
