@@ -53,12 +53,21 @@ class Index(Ranker):
         got = cls._memo.get(key)
         if got is not None:
             return got
+        extra: list[Path] = []
         if cache_dir is None:
             from deckcheck.paths import cache_dir as default_cache_dir
+            from deckcheck.paths import read_only_cache_dir
 
             cache_dir = default_cache_dir()
+            # A read-only home: the index ``db import`` built there is still read.
+            ro = read_only_cache_dir()
+            if ro is not None and ro != cache_dir:
+                extra.append(ro)
         path = cache.cache_path(cache_dir, key)
         index = cls._load(path, key)
+        for folder in extra:
+            if index is None:
+                index = cls._load(cache.cache_path(folder, key), key)
         if index is None:
             index = cls.build(db, nick_path=nick_path, key=key)
             index._save(path)
