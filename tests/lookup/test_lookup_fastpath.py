@@ -54,7 +54,7 @@ def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
     real_index: Index, real_db: Any  # noqa: F811
 ) -> None:
     shortened = 0
-    for query in _queries(real_db, 220, 19):
+    for query in _queries(real_db, 150, 19):
         fast = real_index.resolve(query)
         full = decide(query, real_index.rank(query), real_index._official)
         assert (fast.status, fast.card_id) == (full.status, full.card_id), query
@@ -67,3 +67,33 @@ def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
     # The fast path was taken (found before the wide passes) for part of the queries.
     assert shortened >= 10
 
+
+
+
+def test_partial_prefilter_keeps_every_partial_match(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    """The LCS prefilter of the partial pass gives what ``partial_ratio`` against every
+    longer name gives (the pass as it was before the prefilter)."""
+    from bisect import bisect_left
+
+    from rapidfuzz import fuzz, process
+
+    from deckcheck.lookup.normalize import normalize, script_of
+    from deckcheck.lookup.ranking import PARTIAL_CUTOFF, PARTIAL_WEIGHT
+
+    checked = 0
+    for query in _queries(real_db, 25, 23):
+        key = normalize(query)
+        names, kids, lens = real_index._buckets[script_of(key)]
+        lo = bisect_left(lens, len(key) + 1)
+        if len(key) < 4 or lo >= len(names):
+            continue
+        ref = process.extract(key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
+                              score_cutoff=PARTIAL_CUTOFF, limit=40)  # fmt: skip
+        want = [m for _n, score, pos in ref
+                for m in real_index._matches(kids[lo + pos], None, score * PARTIAL_WEIGHT,
+                                             "fuzzy")]  # fmt: skip
+        assert real_index._partial(key, None, 10) == want, query
+        checked += 1
+    assert checked >= 12
