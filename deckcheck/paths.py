@@ -62,20 +62,31 @@ def cache_dir() -> Path:
     data folder: deleting it loses nothing. When that folder cannot be written (a read-only
     home), a private per-user folder under ``$XDG_RUNTIME_DIR`` or the temp folder.
     """
-    env = os.environ.get("DECKCHECK_CACHE")
-    if env:
-        chosen = Path(env).expanduser()
-    elif os.environ.get("DECKCHECK_HOME"):
-        chosen = Path(os.environ["DECKCHECK_HOME"]).expanduser() / "cache"
-    else:
-        import platformdirs
-
-        chosen = Path(platformdirs.user_cache_dir("deckcheck", appauthor=False))
+    chosen = _chosen_cache_dir()
     if _writable(chosen):
         return chosen
     # A read-only home (a CI image, a mounted share) would rebuild the lookup index on every
     # command (7–13 s): use a private folder of this user's instead.
     return _private_cache() or chosen
+
+
+def read_only_cache_dir() -> Path | None:
+    """The cache folder ``cache_dir`` would use were it writable, when it is not (a
+    read-only home): what ``db import`` cached there before can still be read. None when
+    it is writable (``cache_dir`` is that folder)."""
+    chosen = _chosen_cache_dir()
+    return None if _writable(chosen) else chosen
+
+
+def _chosen_cache_dir() -> Path:
+    env = os.environ.get("DECKCHECK_CACHE")
+    if env:
+        return Path(env).expanduser()
+    if os.environ.get("DECKCHECK_HOME"):
+        return Path(os.environ["DECKCHECK_HOME"]).expanduser() / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("deckcheck", appauthor=False))
 
 
 def _writable(folder: Path) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from deckcheck.commands.options import output_option
+from deckcheck.commands.options import lang_option, output_option
 from deckcheck.errors import EXIT_OK
 from deckcheck.render.common import to_json
 
@@ -43,11 +43,10 @@ Examples:
     default=None,
     help="Meaning of the cdb 'ot' bits (detected when unambiguous).",
 )
-@click.option(
-    "--lang",
-    default=None,
-    metavar="L",
-    help="Read every file as a names file in this language (default: from locales/<lang>/).",
+@lang_option(
+    None, short=False, metavar="L",
+    help="Read every file as a names file in this language (default: from locales/<lang>/; "
+    "BCP 47 tags such as ja-JP, zh-Hant work).",
 )
 @click.option(
     "--replace",
@@ -73,6 +72,10 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None,
     )
     for line in import_text(summary):
         click.echo(line)
+    # The first search after an import must not pay for the name index (issue 18, P4).
+    from deckcheck.lookup.warm import build_index_cache
+
+    build_index_cache(progress=lambda text: click.echo(text, err=True))
     click.echo(
         f"deckcheck: imported {len(summary.files)} file(s) in {summary.seconds:.1f} s", err=True
     )

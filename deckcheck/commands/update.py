@@ -35,6 +35,12 @@ def update(source: str | None, only: str | None, dry_run: bool, force: bool, out
     from deckcheck.update import run_update
 
     result = run_update(source, only=only, dry_run=dry_run, force=force)  # type: ignore[arg-type]
+    if not dry_run and only != "lists":
+        # The name index of the new cards now, with a message, not at the first search
+        # (issue 18, P4); nothing to do when the cards did not change.
+        from deckcheck.lookup.warm import build_index_cache
+
+        build_index_cache(progress=lambda text: click.echo(text, err=True))
     from deckcheck.render.update import files_text, summary_text
 
     data = result.to_json()

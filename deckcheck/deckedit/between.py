@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,6 +70,7 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
     one sided out in the Main or Extra Deck, with enough copies.
     """
     counts = section_counts(deck, db)
+    copies = _copies(deck, db)
     problems: list[str] = []
     main_in = extra_in = main_out = extra_out = 0
     moved: dict[str, Counter[int]] = {s: Counter() for s in SECTIONS}
@@ -84,6 +84,7 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
         to = "extra" if card is not None and goes_to_extra(card, fmt) else "main"
         moved["side"][root] += n
         moved[to][root] -= n  # negative: arrives
+        _move(copies, "side", to, root, n, cid)
         if to == "extra":
             extra_in += n
         else:
@@ -98,6 +99,7 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
         frm = placed[0]
         moved[frm][root] += n
         moved["side"][root] -= n
+        _move(copies, frm, "side", root, n, cid)
         if frm == "extra":
             extra_out += n
         else:
@@ -112,22 +114,54 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
             "card is exchanged only for a card that goes to the Extra Deck")
     if main_in + extra_in != main_out + extra_out:
         problems.append("the Side Deck would not keep its size")
-    after = {s: Counter({c: counts[s][c] - moved[s][c] for c in {*counts[s], *moved[s]}})
-             for s in SECTIONS}  # fmt: skip
-    new = _rebuild(deck, after)
+    new = _rebuild(deck, copies)
     return SidePlan(new, problems, [("in", art_root(c, db), n) for c, n in ins]
                     + [("out", art_root(c, db), n) for c, n in outs])
 
 
-def _rebuild(deck: Deck, after: Mapping[Any, Counter[int]]) -> Deck:
-    """A copy of ``deck`` with these counts per section (file order kept, new cards last)."""
+#: section -> card (artworks together) -> the passcode of each copy, in file order.
+_Copies = dict[str, dict[int, list[int]]]
+
+
+def _copies(deck: Deck, db: Any) -> _Copies:
+    out: _Copies = {s: {} for s in SECTIONS}
+    for e in deck.entries():
+        if e.card_id is not None:
+            out[e.section].setdefault(art_root(e.card_id, db), []).extend([e.card_id] * e.count)
+    return out
+
+
+def _move(copies: _Copies, frm: str, to: str, root: int, n: int, named: int) -> None:
+    """Move ``n`` copies of ``root`` with their own passcodes (the artwork the user has):
+    copies of the passcode named first, then the last ones of the section."""
+    pile = copies[frm].get(root, [])
+    named_at = [i for i, c in enumerate(pile) if c == named]
+    other_at = [i for i, c in enumerate(pile) if c != named]
+    chosen = set(named_at[-n:])
+    missing = n - len(chosen)
+    if missing > 0:
+        chosen.update(other_at[-missing:])
+    copies[to].setdefault(root, []).extend(pile[i] for i in sorted(chosen))
+    copies[frm][root] = [c for i, c in enumerate(pile) if i not in chosen]
+
+
+def _rebuild(deck: Deck, copies: _Copies) -> Deck:
+    """A copy of ``deck`` holding these copies per section, each under its own passcode
+    (file order kept, cards that arrive last)."""
     from dataclasses import replace
 
     out = replace(deck, main=[], extra=[], side=[], findings=[])
     for s in SECTIONS:
-        want = Counter({c: n for c, n in after[s].items() if n > 0})
-        for cid, n in want.items():
-            out.section(s).append(DeckEntry(section=s, card_id=cid, line=None, count=n))  # type: ignore[arg-type]
+        want: Counter[int] = Counter()
+        for pile in copies[s].values():
+            want.update(pile)
+        order = [e.card_id for e in deck.section(s) if e.card_id is not None]
+        for pile in copies[s].values():
+            order.extend(pile)
+        for cid in dict.fromkeys(order):
+            if want[cid] > 0:
+                out.section(s).append(DeckEntry(section=s, card_id=cid, line=None,  # type: ignore[arg-type]
+                                                count=want[cid]))  # fmt: skip
     return out
 
 

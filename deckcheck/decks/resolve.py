@@ -77,6 +77,26 @@ def resolve_entry(entry: DeckEntry, index: Resolver) -> tuple[DeckEntry, Any, Fi
     return entry, res, finding_for(entry, res)
 
 
+def _resolve_exact_only(entry: DeckEntry, exact: Any) -> tuple[DeckEntry, Finding | None] | None:
+    """``resolve_entry`` with a resolver that answers only passcodes, exact names and
+    nicknames (None otherwise): the entry and its finding, or None when neither the name
+    nor the whole line ("7 Colored Fish") is exact."""
+    res = exact.resolve(entry.query)
+    if res is not None and res.status == "found" and entry.count <= 3:
+        return replace(entry, card_id=res.card_id), None
+    alt = whole_name(entry.raw)
+    if alt is not None and alt != entry.query:
+        res2 = exact.resolve(alt)
+        if res2 is not None and res2.status == "found" and _how(res2) in ("exact", "id"):
+            return replace(entry, card_id=res2.card_id, query=alt,
+                           count=whole_count(entry.raw)), None  # fmt: skip
+    if res is None:
+        return None
+    if res.status == "found":
+        return replace(entry, card_id=res.card_id), None
+    return entry, finding_for(entry, res)  # several cards with that exact name
+
+
 def guess_note(entry: DeckEntry, res: Any) -> str | None:
     """A note for a name the lookup decided by something other than an exact match."""
     if res is None or res.status != "found" or _how(res) in ("exact", "id", "nickname"):
@@ -112,10 +132,29 @@ def resolve_deck(
             return cache[query]
 
     cached = _Cached()
+    exact = getattr(index, "resolve_exact", None)
+
+    class _ExactOnly:
+        # Past the budget: passcodes, exact names and nicknames still resolve (cheap);
+        # anything else is "not looked up" (a None verdict).
+        def resolve(self, query: str, lang_: str | None = None) -> Any:
+            if query not in cache:
+                got = exact(query, lang_ or lang)  # type: ignore[misc]
+                if got is None:
+                    return None
+                cache[query] = got
+            return cache[query]
+
     fuzzy = 0
     for entry in deck.entries():
         if fuzzy >= MAX_FUZZY and entry.card_id is None and entry.query \
                 and entry.query not in cache:  # fmt: skip
+            got = _resolve_exact_only(entry, _ExactOnly()) if exact is not None else None
+            if got is not None:
+                out.section(entry.section).append(got[0])
+                if got[1] is not None:
+                    out.findings.append(got[1])
+                continue
             out.section(entry.section).append(entry)
             out.findings.append(finding(
                 "DC102",

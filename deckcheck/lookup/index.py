@@ -15,7 +15,15 @@ from deckcheck.lookup.cache import FORMAT_VERSION
 from deckcheck.lookup.data import CardSource, IndexData, build_data
 from deckcheck.lookup.decision import decide
 from deckcheck.lookup.nicknames import load_nicknames, nicknames_path
-from deckcheck.lookup.ranking import DECIDE, MARGIN, MIN_PREFIX, SUGGEST_CUTOFF, Ranker
+from deckcheck.lookup.normalize import normalize, script_of
+from deckcheck.lookup.ranking import (
+    DECIDE,
+    MARGIN,
+    MIN_PREFIX,
+    PARTIAL_WEIGHT,
+    SUGGEST_CUTOFF,
+    Ranker,
+)
 from deckcheck.lookup.records import Match, Resolution
 
 __all__ = [
@@ -45,12 +53,21 @@ class Index(Ranker):
         got = cls._memo.get(key)
         if got is not None:
             return got
+        extra: list[Path] = []
         if cache_dir is None:
             from deckcheck.paths import cache_dir as default_cache_dir
+            from deckcheck.paths import read_only_cache_dir
 
             cache_dir = default_cache_dir()
+            # A read-only home: the index ``db import`` built there is still read.
+            ro = read_only_cache_dir()
+            if ro is not None and ro != cache_dir:
+                extra.append(ro)
         path = cache.cache_path(cache_dir, key)
         index = cls._load(path, key)
+        for folder in extra:
+            if index is None:
+                index = cls._load(cache.cache_path(folder, key), key)
         if index is None:
             index = cls.build(db, nick_path=nick_path, key=key)
             index._save(path)
@@ -68,6 +85,10 @@ class Index(Ranker):
         except KeyError:  # written by another layout under the same key: rebuild
             return None
 
+    def cache_to(self, cache_dir: Path) -> None:
+        """Write this index's on-disk cache into ``cache_dir`` (a note when it cannot)."""
+        self._save(cache.cache_path(cache_dir, self._d["key"]))
+
     def _save(self, path: Path) -> None:
         cache.write(path, dict(self._d))
 
@@ -81,12 +102,52 @@ class Index(Ranker):
         """Ranked matches for ``query``, one per card, best first (see ``lookup.ranking``)."""
         return self._ranked(query, lang, limit, stop_early=False)[:limit]
 
+    def rank(self, query: str, lang: str | None = None) -> list[Match]:
+        """The whole ranking of ``query`` (every step, every card matched), best first: what
+        ``resolve`` decides on and ``search`` shows the start of."""
+        return self._ranked(query, lang, 10, stop_early=False)
+
+    def resolve_exact(self, query: str, lang: str | None = None) -> Resolution | None:
+        """The verdict of ``resolve`` when ``query`` is a passcode, an exact name (after
+        normalization) or a nickname, else None: no prefix or fuzzy step runs (microseconds,
+        for callers out of fuzzy budget)."""
+        quick = self._ranked(query, lang, 10, stop_early=True)
+        return decide(query, quick, self._official) if quick else None
+
     def resolve(self, query: str, lang: str | None = None) -> Resolution:
-        """Found, ambiguous or unknown (with suggestions); see ``lookup.decision``."""
+        """Found, ambiguous or unknown (with suggestions); see ``lookup.decision``.
+
+        The verdict is the one ``decide`` gives on the whole ranking (``rank``), and so are
+        the candidates of an ambiguous or unknown query. A found one may stop the ranking
+        early, once a clear winner is ahead of everything the later steps could add: its
+        candidates are then the first of the whole ranking's (the winner, then the matches
+        above that bound), not all ten.
+        """
         quick = self._ranked(query, lang, 10, stop_early=True)
         if quick:
             # Those tiers rank above every prefix or fuzzy match: the steps skipped could not
             # change the verdict nor the first candidates.
             return decide(query, quick, self._official)
+        early: list[Resolution] = []
+
+        def probe(ranked: list[Match], bound: float, decided: bool) -> bool:
+            # Everything a later step could add scores at most ``bound`` (and the partial
+            # pass, up to 100 * PARTIAL_WEIGHT, runs only when nothing ``decided``).
+            res = decide(query, ranked, self._official)
+            if res.status != "found" or res.candidates[0].how != "fuzzy":
+                return False
+            winner = res.candidates[0]
+            script = script_of(normalize(query))
+            if winner.score - bound < MARGIN[script]:
+                return False  # a later match could come within the margin (or be close)
+            if not decided and bound < 100.0 * PARTIAL_WEIGHT:
+                return False
+            cands = [winner, *[m for m in ranked if m is not winner and m.score > bound]]
+            early.append(Resolution("found", query, winner.card_id, tuple(cands[:10])))
+            return True
+
+        ranked = self._ranked(query, lang, 10, stop_early=False, probe=probe)
+        if early:
+            return early[0]
         # Otherwise decide on, and suggest from, the very ranking ``search`` shows.
-        return decide(query, self._ranked(query, lang, 10, stop_early=False), self._official)
+        return decide(query, ranked, self._official)

@@ -12,11 +12,12 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace as _replace
 
 from deckcheck.lookup.data import Bucket, IndexData
@@ -239,54 +240,63 @@ class Ranker:
             pos = joined.find(key, nxt)
         return out
 
-    def _fuzzy(self, key: str, lang: str | None, limit: int, cutoff: float) -> list[Match]:
-        from rapidfuzz import fuzz, process
-
-        names, kids, lens = self._buckets[script_of(key)]
-        # Lossless length window for the cutoff: ratio = 2·common/(len1+len2).
-        s = cutoff / 100.0
-        n = len(key)
-        lo = bisect_left(lens, int(n * s / (2 - s)))
-        hi = bisect_right(lens, int(n * (2 - s) / s) + 1)
-        if lo >= hi:
-            return []
-        hits = process.extract(
-            key,
-            names[lo:hi],
-            scorer=fuzz.ratio,
-            processor=None,  # both sides are already normalized keys
-            score_cutoff=cutoff,
-            limit=max(limit * 4, 20),
-        )
+    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float) -> list[Match]:
+        """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys."""
+        scan.cover(cutoff)
         out: list[Match] = []
-        for _name, score, pos in hits:
-            kid = kids[lo + pos]
+        for kid, score in scan.best(cutoff, max(limit * 4, 20)):
             out.extend(self._matches(kid, lang, score, "fuzzy"))
         return out
 
-    def _partial(self, key: str, lang: str | None, limit: int) -> list[Match]:
-        """A misspelt start or piece of a longer name ("ash blosom"): search only, as it
-        compares against every longer name of the script (tens of milliseconds)."""
+    def _partial(self, key: str, lang: str | None, limit: int, floor: float = 0.0) -> list[Match]:
+        """A misspelt start or piece of a longer name ("ash blosom"): compared against every
+        longer name of the script (tens of milliseconds). ``floor``: the score a match must
+        reach to matter (the ``limit``-th best so far); lower ones are not looked for."""
         from rapidfuzz import fuzz, process
 
         names, kids, lens = self._buckets[script_of(key)]
         lo = bisect_left(lens, len(key) + 1)
         if len(key) < MIN_INFIX[script_of(key)] or lo >= len(names):
             return []
+        # A weighted score rounding below ``floor`` ranks after the first ``limit`` (ties
+        # included: the 0.05 keeps a score that rounds to ``floor`` in): lossless.
+        cutoff = max(PARTIAL_CUTOFF, (floor - 0.05) / PARTIAL_WEIGHT)
+        if cutoff > 100.0:
+            return []
+        # Lossless prefilter (one cheap bit-parallel pass instead of partial_ratio against
+        # every name): partial_ratio >= c needs a window w (|w| <= n) of the name with
+        # 2·LCS(key, w) >= c/100·(n + |w|); as LCS(key, w) <= |w|, |w| >= c·n/(200 - c) and
+        # so LCS(key, name) >= LCS(key, w) >= c·n/(200 - c). Under 1% of names pass.
+        from rapidfuzz.distance import LCSseq
+
+        n = len(key)
+        need = math.ceil(cutoff * n / (200.0 - cutoff) - 1e-9)
+        near = sorted(pos for _name, _score, pos in process.extract(
+            key, names[lo:], scorer=LCSseq.similarity, processor=None, score_cutoff=need,
+            limit=None,
+        ))  # fmt: skip
         hits = process.extract(
-            key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
-            score_cutoff=PARTIAL_CUTOFF, limit=max(limit * 4, 20),
-        )
+            key, [names[lo + pos] for pos in near], scorer=fuzz.partial_ratio, processor=None,
+            score_cutoff=cutoff, limit=max(limit * 4, 20),
+        )  # the order of ``names[lo:]`` kept: ties still go by position
         out: list[Match] = []
-        for _name, score, pos in hits:
-            kid = kids[lo + pos]
+        for _name, score, i in hits:
+            kid = kids[lo + near[i]]
             # Below a full-name match of the same quality: the query covers only part.
             out.extend(self._matches(kid, lang, score * PARTIAL_WEIGHT, "fuzzy"))
         return out
 
-    def _ranked(self, query: str, lang: str | None, limit: int, *, stop_early: bool) -> list[Match]:
+    def _ranked(
+        self, query: str, lang: str | None, limit: int, *, stop_early: bool,
+        probe: Probe | None = None,
+    ) -> list[Match]:
         """Matches of every step, one per card; ``stop_early`` skips steps that cannot change
-        what ``resolve`` decides (an exact hit makes prefix and fuzzy moot)."""
+        what ``resolve`` decides (an exact hit makes prefix and fuzzy moot).
+
+        ``probe`` (``resolve``'s fast path) is shown the ranking so far at two points of the
+        fuzzy passes with a bound: every match a later step could still add scores at most
+        ``bound`` and needs ``decided`` false to come from the partial pass. When it returns
+        True the ranking so far is returned (it holds everything above the bound)."""
         key = normalize(query)
         best: dict[int, Match] = {}
 
@@ -326,11 +336,13 @@ class Ranker:
         offer(self._prefix(key, lang))
         if len(key) >= MIN_INFIX[script]:
             offer(self._infix(key, lang))
-        # Fuzzy in widening passes; a higher cut-off means a narrower length window (faster).
+        # Fuzzy in widening passes over one scan whose length window only grows (each name
+        # is compared once); a higher cut-off means a narrower window (faster).
         # 1. cut-off DECIDE - MARGIN: every rival that could block a decision;
         # 2. the wide suggestion pass only when nothing decides or fewer than ``limit`` hit;
         # 3. partial matches only when nothing decides.
         decide, margin = DECIDE[script], MARGIN[script]
+        scan = _Scan(key, self._buckets[script])
 
         def full(floor: float) -> bool:
             # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
@@ -345,13 +357,82 @@ class Ranker:
 
         # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
         # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
-        first = self._fuzzy(key, lang, limit, max(decide - margin, min(kth(), 100.0)))
+        first_cut = max(decide - margin, min(kth(), 100.0))
+        if probe is not None and first_cut < decide:
+            # The narrowest window first: a clear winner there decides without the rest.
+            # Pass 1 keeps the same hits at or above ``decide``, so nothing seen changes.
+            # (Offering them now changes nothing pass 1 does: it offers them first again.)
+            early = self._fuzzy(scan, lang, limit, decide)
+            offer(early)
+            if probe(ranked(), decide, any(f.score >= decide for f in early)):
+                return ranked()
+        first = self._fuzzy(scan, lang, limit, first_cut)
         offer(first)
         decided = any(f.score >= decide for f in first)
+        if probe is not None and probe(ranked(), first_cut, decided):
+            return ranked()
 
         if (not decided or len(best) < limit) and not full(decide - margin):
-            offer(self._fuzzy(key, lang, limit, SUGGEST_CUTOFF))
+            offer(self._fuzzy(scan, lang, limit, SUGGEST_CUTOFF))
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
-            offer(self._partial(key, lang, limit))
+            offer(self._partial(key, lang, limit, kth()))
         return ranked()
 
+
+#: ``probe(ranking so far, bound, decided) -> stop here``: see ``Ranker._ranked``.
+Probe = Callable[[list[Match], float, bool], bool]
+
+
+class _Scan:
+    """``fuzz.ratio`` of one key against the names of its script bucket, over a length
+    window that only grows: every hit of at least ``SUGGEST_CUTOFF`` inside the window.
+
+    ``best(cutoff, n)`` after ``cover(cutoff)`` is exactly what ``process.extract`` over
+    the window of ``cutoff`` with that cut-off and limit returns (by score, then position):
+    a score of ``cutoff`` or more is only possible inside that window, and ties keep the
+    bucket order. Widening scans only the new edges, so the passes never compare twice.
+    """
+
+    def __init__(self, key: str, bucket: Bucket):
+        self.key = key
+        self.names, self.kids, self.lens = bucket
+        self.lo = self.hi = 0
+        self.hits: list[tuple[float, int]] = []  # (score, position in the bucket)
+
+    def window(self, cutoff: float) -> tuple[int, int]:
+        # Lossless length window for the cutoff: ratio = 2·common/(len1+len2).
+        s = cutoff / 100.0
+        n = len(self.key)
+        lo = bisect_left(self.lens, int(n * s / (2 - s)))
+        hi = bisect_right(self.lens, int(n * (2 - s) / s) + 1)
+        return lo, hi
+
+    def cover(self, cutoff: float) -> None:
+        lo, hi = self.window(cutoff)
+        if lo >= hi:
+            return
+        if self.lo >= self.hi:
+            self._scan(lo, hi)
+            self.lo, self.hi = lo, hi
+            return
+        if lo < self.lo:
+            self._scan(lo, self.lo)
+            self.lo = lo
+        if hi > self.hi:
+            self._scan(self.hi, hi)
+            self.hi = hi
+
+    def _scan(self, lo: int, hi: int) -> None:
+        from rapidfuzz import fuzz, process
+
+        for _name, score, pos in process.extract(
+            self.key, self.names[lo:hi], scorer=fuzz.ratio,
+            processor=None,  # both sides are already normalized keys
+            score_cutoff=SUGGEST_CUTOFF, limit=None,
+        ):
+            self.hits.append((score, lo + pos))
+
+    def best(self, cutoff: float, n: int) -> list[tuple[int, float]]:
+        """(key id, score) of the best ``n`` hits of at least ``cutoff``."""
+        sel = sorted((h for h in self.hits if h[0] >= cutoff), key=lambda h: (-h[0], h[1]))
+        return [(self.kids[pos], score) for score, pos in sel[:n]]

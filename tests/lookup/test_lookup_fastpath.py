@@ -1,0 +1,99 @@
+"""``resolve``'s fast path on the real database: the verdict of every query is the one
+``decide`` gives on the whole ranking (``Index.rank``), the candidates of an ambiguous or
+unknown one are the whole ranking's, and a found one's are the start of them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from deckcheck.lookup import Index
+from deckcheck.lookup.decision import decide
+from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
+
+pytestmark = pytest.mark.realdata
+
+
+def _typo(rng: random.Random, name: str, edits: int) -> str:
+    chars = list(name)
+    for _ in range(edits):
+        if len(chars) < 4:
+            break
+        i = rng.randrange(1, len(chars) - 1)
+        op = rng.choice("sdt")
+        if op == "s":
+            chars[i] = rng.choice("aeioulnrst") if chars[i].isascii() else rng.choice(chars)
+        elif op == "d":
+            del chars[i]
+        else:
+            chars[i], chars[i - 1] = chars[i - 1], chars[i]
+    return "".join(chars)
+
+
+def _queries(db: Any, n: int, seed: int) -> list[str]:
+    """Real names of every language with one or two typos, and halves of names."""
+    rng = random.Random(seed)
+    rows = [r for r in db.iter_names() if r[3] == "name"]
+    out: list[str] = []
+    for _card, _lang, name, _kind in rng.sample(rows, n):
+        kind = rng.choice(["typo1", "typo1", "typo2", "half"])
+        if kind == "half":
+            words = name.split()
+            out.append(" ".join(words[: max(1, len(words) // 2)]) if len(words) > 1
+                       else name[: max(2, len(name) // 2)])
+        else:
+            out.append(_typo(rng, name, 1 if kind == "typo1" else 2))
+    # Hand-picked: a clear typo, a near tie, a prefix, CJK typos.
+    return out + ["ash blosom", "Blue-Eyes Whte Dragon", "blue-eyes", "Raye", "灰流うらr",
+                  "增殖的G", "Pot of Greeed", "Dark Magican", "Monster Reborm", "Elemental HERO"]
+
+
+def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    shortened = 0
+    for query in _queries(real_db, 150, 19):
+        fast = real_index.resolve(query)
+        full = decide(query, real_index.rank(query), real_index._official)
+        assert (fast.status, fast.card_id) == (full.status, full.card_id), query
+        if fast.status == "found":
+            assert fast.candidates, query
+            assert fast.candidates == full.candidates[: len(fast.candidates)], query
+            shortened += len(fast.candidates) < len(full.candidates)
+        else:
+            assert fast.candidates == full.candidates, query
+    # The fast path was taken (found before the wide passes) for part of the queries.
+    assert shortened >= 10
+
+
+
+
+def test_partial_prefilter_keeps_every_partial_match(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    """The LCS prefilter of the partial pass gives what ``partial_ratio`` against every
+    longer name gives (the pass as it was before the prefilter)."""
+    from bisect import bisect_left
+
+    from rapidfuzz import fuzz, process
+
+    from deckcheck.lookup.normalize import normalize, script_of
+    from deckcheck.lookup.ranking import PARTIAL_CUTOFF, PARTIAL_WEIGHT
+
+    checked = 0
+    for query in _queries(real_db, 25, 23):
+        key = normalize(query)
+        names, kids, lens = real_index._buckets[script_of(key)]
+        lo = bisect_left(lens, len(key) + 1)
+        if len(key) < 4 or lo >= len(names):
+            continue
+        ref = process.extract(key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
+                              score_cutoff=PARTIAL_CUTOFF, limit=40)  # fmt: skip
+        want = [m for _n, score, pos in ref
+                for m in real_index._matches(kids[lo + pos], None, score * PARTIAL_WEIGHT,
+                                             "fuzzy")]  # fmt: skip
+        assert real_index._partial(key, None, 10) == want, query
+        checked += 1
+    assert checked >= 12
