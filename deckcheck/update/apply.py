@@ -225,14 +225,15 @@ def _apply(
                 # official files (yaml-yugi, YGOJSON) are told apart by content and go last
                 cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
                 keep, notes_ = _user_files(files)
+                # (the home lock is held: no lock beside the new database)
                 summary = import_files(cdbs, db_path=st.db, dialect="edopro",
-                                       progress=progress)  # fmt: skip
+                                       progress=progress, lock=False)  # fmt: skip
                 notes += summary.notes
                 for p, kind, lang, dialect in keep:
                     import_files([p], db_path=st.db,
                                  dialect=dialect if kind == "cards" else None,
                                  lang=lang if kind == "names" else None,
-                                 progress=progress)  # fmt: skip
+                                 progress=progress, lock=False)  # fmt: skip
                 if said is not None:
                     said.extend(notes_)
             if import_lflists is not None:
