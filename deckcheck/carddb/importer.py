@@ -461,7 +461,7 @@ def import_files(
                 _check_installed(base)
             results = _build(st.db, plans, progress, official.order(extra), _note,
                              extend=not replace, base=base)
-        db_path = dc_paths.database_path()
+        db_path = dc_paths.data_home() / dc_paths.DB_NAME  # its stable name (a link)
     else:
         lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if lock:
