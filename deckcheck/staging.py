@@ -204,7 +204,11 @@ def _switch(home: Path, state: Path) -> None:
     with contextlib.suppress(OSError):
         tmp.unlink()
     os.symlink(state.name, tmp)
-    os.replace(tmp, home / dc_paths.CURRENT)
+    link = home / dc_paths.CURRENT
+    if link.is_dir() and not link.is_symlink():
+        # a copied home (cp -r follows links): its copy of a state is read as the top level
+        os.replace(link, home / f".legacy-{dc_paths.CURRENT}-{os.getpid()}")
+    os.replace(tmp, link)
     _fsync_dir(home)
     dc_paths.forget_state()
     _compat_links(home)

@@ -171,12 +171,28 @@ def import_lflists(
         for b in result.lists:  # keyed by the new state's files, now installed
             if b.path in written:
                 seed_cache(Path(b.path), b)
-        return result
+        return _stable_names(result, st.lists, home / _paths.LISTS_NAME)
     with staging.home_lock() if in_home else contextlib.nullcontext():
         # an --out folder: what killed imports left there (not locked, an hour old) goes
         staging.clean_stale(target, [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"],
                             older_than=0 if in_home else staging.STALE_SECONDS)
         return _import(paths, target, family, effective, konami, konami_missing)
+
+
+def _stable_names(result: ImportResult, built: Path, stable: Path) -> ImportResult:
+    """The written files named through ``<home>/banlists`` (a link to the installed state),
+    not the state folder they were built in: the names the user knows and keeps."""
+
+    def name(p: Path | str) -> Path:
+        try:
+            return stable / Path(p).relative_to(built)
+        except ValueError:
+            return Path(p)
+
+    result.written = [name(p) for p in result.written]
+    result.unchanged = [name(p) for p in result.unchanged]
+    result.lists = [replace(b, path=str(name(b.path))) if b.path else b for b in result.lists]
+    return result
 
 
 def _import(
