@@ -128,6 +128,8 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
     data = read_path_bytes(p)
     bom = data.startswith(b"\xef\xbb\xbf")
     # An edit writes the file back in the encoding it was read in (Shift-JIS stays Shift-JIS).
+    import deckcheck.inputs  # noqa: F401  (several encodings decode it: names decide)
+
     text, encoding = decode_with(data, str(p))
     deck = parse_text(p, text, None, index, db)
     newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
