@@ -61,8 +61,8 @@ def state_dir() -> Path:
     got = _STATE.get(key)
     if got is not None and (got[1] is None or got[0].is_dir()):
         return got[0]
-    if got is not None:
-        forget_state()
+    # another home (a test, a library user switching $DECKCHECK_HOME): let the others go
+    forget_state()
     got = _resolve_state(home)
     _STATE[key] = got
     return got[0]

@@ -24,6 +24,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import deckcheck.inputs  # noqa: F401  (installs the encoding scorer text lists are read with)
 from deckcheck import decks
 from deckcheck.cli import main
 from deckcheck.decks import ydke
