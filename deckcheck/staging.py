@@ -200,6 +200,9 @@ def _fsync_dir(folder: Path) -> None:
 
 def _switch(home: Path, state: Path) -> None:
     """The one step from the old state to the new: the link is replaced by one rename."""
+    # a lists folder always, so ``<home>/banlists`` never dangles (something writing lists
+    # through that name, without a lock, makes its folders there)
+    (state / dc_paths.LISTS_NAME).mkdir(exist_ok=True)
     tmp = home / f".current-{os.getpid()}"
     with contextlib.suppress(OSError):
         tmp.unlink()

@@ -73,6 +73,11 @@ def _group_needs(files: list[Fetched], kinds: tuple[Kind, ...], state: dict[str,
     return any(f.status == "missing" and f.comp.key in state["installed"] for f in mine)
 
 
+def _has_lists() -> bool:
+    d = paths.lists_dir()
+    return d.is_dir() and any(d.iterdir())
+
+
 def _lflist_importer() -> Callable[..., Any]:
     try:
         from deckcheck.formats.importer import import_lflists
@@ -126,7 +131,7 @@ def run_update(
                 or _group_needs(files, CARD_KINDS, state)
             )
             want_lists = only != "cards" and (
-                force or not paths.lists_dir().is_dir() or _group_needs(files, ("lists",), state)
+                force or not _has_lists() or _group_needs(files, ("lists",), state)
             )
             if dry_run:
                 result.cards_updated, result.lists_updated = want_cards, want_lists
