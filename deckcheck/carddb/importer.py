@@ -197,7 +197,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
         for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
             bits |= _int(ot, "datas.ot", path)
         max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # (text that is not UTF-8)
         raise InputError(_db_error(exc, "unreadable SQLite database"), where=where) from None
     finally:
         conn.close()
@@ -278,7 +278,7 @@ def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     return conn
 
 
-def _db_error(exc: sqlite3.DatabaseError, what: str) -> str:
+def _db_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, what: str) -> str:
     if "interrupted" in str(exc):
         return f"reading it took over {MAX_SECONDS:g} s; not a cards.cdb deckcheck can import"
     return f"{what}: {exc}"
@@ -293,7 +293,7 @@ def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
             rows = src.execute(f"{sql} LIMIT {MAX_ROWS + 1}").fetchall()
         finally:
             src.close()
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise InputError(_db_error(exc, "cannot read"), where=str(path)) from None
     if len(rows) > MAX_ROWS:
         raise InputError(f"more than {MAX_ROWS} rows: not a cards.cdb", where=str(path))

@@ -151,3 +151,13 @@ def _cdb_file(work: Path, case: tuple[str, Any]) -> None:
 
 
 test_cdb_import, test_cdb_import_long = fuzz(_CDB_INPUT, quick=60)(_cdb_file)
+
+
+def test_cdb_with_a_table_name_that_is_not_utf8_is_refused(work: Path) -> None:
+    # found by the long run (one flipped bit in sqlite_master): UnicodeDecodeError before
+    p = work / "flipped.cdb"
+    p.write_bytes(mutate(_seed_cdb(work), [("flip", 3723, 7)]))
+    from deckcheck.errors import InputError
+
+    with pytest.raises(InputError, match="unreadable SQLite database"):
+        import_files([p], db_path=work / "x.sqlite3", lock=False, replace=True)
