@@ -187,6 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --encoding is passed to the readers through the environment (and so to --jobs
     # workers); a library caller's process gets its own value back afterwards.
     saved = os.environ.get("DECKCHECK_ENCODING")
+    from deckcheck import paths
+
+    paths.forget_state()  # each command reads the installed state once, as it is now
     try:
         return _main(argv)
     finally:

@@ -35,6 +35,7 @@ def load_deck(
     the caller wants them (``want_db``, ``want_index``); ``check_passcodes`` also reports
     passcodes the database does not know, sorted by line with the other problems.
     """
+    import deckcheck.inputs  # noqa: F401  (legacy encodings ranked by how names resolve)
     from deckcheck.decks.cli_support import check_ids, needs_names, read_input
 
     deck = read_input(arg, kind=None)

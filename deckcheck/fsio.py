@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["NotRegularFile", "TooLarge", "read_bounded", "remove_others", "replacing",
-           "resolve_target", "sha256_bytes", "sha256_file", "write_atomic"]
+__all__ = ["NotRegularFile", "TooLarge", "backup_path", "read_bounded", "remove_others",
+           "replacing", "resolve_target", "sha256_bytes", "sha256_file", "write_atomic"]
 
 
 class NotRegularFile(OSError):
@@ -53,13 +53,29 @@ def _copy_identity(st: os.stat_result, tmp: Path) -> None:
             pass  # not root and not our group: the file keeps its mode, the new owner is us
 
 
+def backup_path(target: str | os.PathLike[str]) -> Path:
+    """Where the complete new text of a file with several hard links waits while the file is
+    rewritten in place (``<name>.deckcheck-backup``): left there only when that rewrite was
+    interrupted, and looked for by the next edit (``deckedit.files.load``)."""
+    t = Path(target)
+    return t.with_name(t.name[:200] + ".deckcheck-backup")
+
+
 def _rewrite_in_place(tmp: Path, target: Path) -> None:
     """Copy ``tmp`` (complete and fsynced) into ``target`` itself, for a file with several hard
     links: ``os.replace`` would give only this name the new text and break the links.
 
-    ``tmp`` stays as the backup until the copy is written, synced and read back equal; when
-    that fails it is kept and named in the error."""
+    Not atomic, so ``tmp`` first becomes ``backup_path(target)``, a name the next edit looks
+    for: if this process dies in the copy, the next edit (or show) of the deck finds it and
+    says so. Removed once the copy is written, synced and read back equal; on an error it is
+    kept and named in the message."""
     data = tmp.read_bytes()
+    keep = backup_path(target)
+    try:
+        os.replace(tmp, keep)
+        _sync_dir(target.parent)
+    except OSError:
+        keep = tmp  # (an unwritable name: the temp file itself serves)
     try:
         fd = os.open(target, os.O_WRONLY)
         try:
@@ -73,10 +89,7 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
         if target.read_bytes() != data:
             raise OSError(errno.EIO, "the file did not read back as written", str(target))
     except OSError as exc:
-        keep = target.with_name(target.name[:200] + ".deckcheck-backup")
-        try:
-            os.replace(tmp, keep)
-        except OSError:
+        if keep == tmp:
             keep = tmp.with_name(tmp.name + ".keep")  # `replacing` removes tmp itself
             try:
                 os.link(tmp, keep)
@@ -84,6 +97,22 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
                 keep = target.parent / "(nowhere: the folder is not writable)"
         raise OSError(exc.errno, f"{exc.strerror or exc}; the new text is in {keep}",
                       str(target)) from None
+    if keep != tmp:
+        with contextlib.suppress(OSError):
+            keep.unlink()
+
+
+def _sync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _naming(exc: OSError, target: Path) -> OSError:

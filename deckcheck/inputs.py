@@ -346,3 +346,46 @@ class DeckLoader:
 
     def load(self, item: Item) -> Deck:
         return self.resolve(read_item(item))
+
+
+# --------------------------------------------------------------------------- encodings
+
+
+def deck_score(deck: Deck) -> tuple[int, int]:
+    """How badly a reading of a deck resolves: copies left without a card, then lines that
+    did not read (fewer is better)."""
+    unknown = sum(e.count for e in deck.entries() if e.card_id is None)
+    return unknown, sum(1 for f in deck.findings if f.code == "DC101")
+
+
+_scoring: list[Any] = []  # (database path, db, index) of this process, opened on first need
+
+
+def name_score(text: str) -> tuple[int, int]:
+    """``deck_score`` of ``text`` read as a deck and resolved through the installed card
+    database: what picks among legacy encodings that all decode a file (``--encoding``
+    still names one). Installed into ``decks.source`` when this module is imported."""
+    from deckcheck import decks, paths
+    from deckcheck.decks.resolve import resolve_deck
+
+    try:
+        deck = decks.read_string(text, source="<encoding>")
+    except InputError:
+        return (1 << 30, 1 << 30)
+    where = str(paths.database_path())
+    if not _scoring or _scoring[0] != where:
+        from deckcheck.carddb import open_db
+        from deckcheck.lookup import Index
+
+        db = open_db()
+        _scoring[:] = [where, db, Index.for_db(db)]
+    return deck_score(resolve_deck(deck, _scoring[1], _scoring[2]))
+
+
+def _install_scorer() -> None:
+    from deckcheck.decks import source
+
+    source.set_scorer(name_score)
+
+
+_install_scorer()

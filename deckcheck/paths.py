@@ -37,14 +37,82 @@ def data_home() -> Path:
     return Path(platformdirs.user_data_dir("deckcheck", appauthor=False))
 
 
+#: In the data home: the link naming the installed state's folder (``state-<n>``), which
+#: holds the card database and the lists. Writers build ``state-<n+1>`` beside it and
+#: replace the link with one rename (``deckcheck.staging``), so a reader sees one whole
+#: state. A home without the link is the older layout (database and lists at the top).
+CURRENT = "current"
+STATE_PREFIX = "state-"
+DB_NAME = "cards.sqlite3"
+LISTS_NAME = "banlists"
+
+# home -> (the state folder this process reads, its open fd holding a shared flock)
+_STATE: dict[str, tuple[Path, int | None]] = {}
+
+
+def state_dir() -> Path:
+    """The installed state's folder, resolved once per process (per home): every later
+    call gives the same folder, so the database and the lists one command reads always
+    belong together, whatever an update switches meanwhile. The folder is held with a
+    shared flock, so no writer removes it while this process may still read it. The home
+    itself in the older layout (no ``current`` link)."""
+    home = data_home()
+    key = str(home)
+    got = _STATE.get(key)
+    if got is not None and (got[1] is None or got[0].is_dir()):
+        return got[0]
+    # another home (a test, a library user switching $DECKCHECK_HOME): let the others go
+    forget_state()
+    got = _resolve_state(home)
+    _STATE[key] = got
+    return got[0]
+
+
+def _resolve_state(home: Path) -> tuple[Path, int | None]:
+    import fcntl
+
+    link = home / CURRENT
+    for _ in range(100):
+        try:
+            target = os.readlink(link)
+        except OSError:
+            return home, None
+        state = home / target
+        try:
+            fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue  # switched and removed since readlink: read the link again
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+            if os.readlink(link) == target:
+                return state, fd
+        except OSError:
+            pass
+        os.close(fd)
+    return home / os.readlink(link), None
+
+
+def forget_state() -> None:
+    """Resolve the state again on the next call (a writer switched it, or a new command
+    starts); releases this process's hold on the folders it read."""
+    for _path, fd in _STATE.values():
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+    _STATE.clear()
+
+
 def database_path() -> Path:
-    """The installed card database (may not exist yet)."""
-    return data_home() / "cards.sqlite3"
+    """The installed card database (may not exist yet), in the installed state."""
+    return state_dir() / DB_NAME
 
 
 def lists_dir() -> Path:
-    """Installed lists, same layout as ``banlists/``: ``<family>/<YYYY-MM-DD>.yaml``."""
-    return data_home() / "banlists"
+    """Installed lists, same layout as ``banlists/``: ``<family>/<YYYY-MM-DD>.yaml``, in the
+    installed state."""
+    return state_dir() / LISTS_NAME
 
 
 def formats_dir() -> Path:

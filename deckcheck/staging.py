@@ -1,5 +1,6 @@
 """The data home's write discipline: the one lock that imports, updates and their cleanup
-hold, the all-or-nothing install of several files, and the removal of what killed runs left.
+hold, the installed state switched in one step (``new_state``: ``current -> state-<n>``),
+and the removal of what killed runs left.
 """
 
 from __future__ import annotations
@@ -10,16 +11,21 @@ import os
 import shutil
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck import notes
 from deckcheck import paths as dc_paths
 
-__all__ = ["READY", "STAGE", "STAGE_PREFIX", "clean_stale", "exclusive_lock",
-           "finish_interrupted", "home_lock", "swap_stage", "write_all"]
+__all__ = ["READY", "STAGE", "STAGE_PREFIX", "NewState", "clean_stale", "exclusive_lock",
+           "finish_interrupted", "home_lock", "in_state", "new_state", "swap_stage",
+           "write_all"]
 
 #: Temp files ``write_all`` makes beside their targets (only a lock holder makes them).
 STAGE_PREFIX = ".dc-stage-"
+#: In a folder outside the home (``--out``), where no home lock guards the writers: a temp
+#: file this old, and not locked by its writer, was left by a killed run.
+STALE_SECONDS = 3600.0
 
 _HELD: dict[str, int] = {}
 
@@ -78,43 +84,252 @@ def home_lock() -> Iterator[None]:
         yield
 
 
-#: In the data home: the next state of an update (database, lists), built whole.
+#: In the data home: the next state of an update as older deckchecks built it (database,
+#: lists, a READY mark); finished or removed on the next lock, then no longer made.
 STAGE = ".update-stage"
 #: In STAGE: the state is complete; the swap may start (and is finished if interrupted).
 READY = "READY"
 
 
 def swap_stage(home: Path) -> None:
-    """Move the complete staged state into place (two renames). Idempotent: a run killed
-    half-way is finished by the next one, so the home ends old or new, never mixed."""
+    """Move an older deckcheck's complete staged state into place (two renames; only
+    used to finish what such a run left, before the home moves to the state layout)."""
     stage = home / STAGE
-    db = stage / dc_paths.database_path().name
+    db = stage / dc_paths.DB_NAME
     if db.exists():
-        os.replace(db, dc_paths.database_path())
-    new_lists = stage / "banlists"
+        os.replace(db, home / dc_paths.DB_NAME)
+    new_lists = stage / dc_paths.LISTS_NAME
     if new_lists.exists():
-        if dc_paths.lists_dir().exists():
-            os.replace(dc_paths.lists_dir(), stage / "banlists-old")
-        os.replace(new_lists, dc_paths.lists_dir())
+        if (home / dc_paths.LISTS_NAME).exists():
+            os.replace(home / dc_paths.LISTS_NAME, stage / "banlists-old")
+        os.replace(new_lists, home / dc_paths.LISTS_NAME)
     (stage / READY).unlink(missing_ok=True)
     shutil.rmtree(stage, ignore_errors=True)
 
 
 def finish_interrupted(home: Path) -> None:
-    """What a killed update left: a complete (READY) stage is swapped in, anything else is
-    removed, as are stale files of older deckchecks' updates. Call it holding the lock."""
+    """What killed runs left, removed (call it holding the home lock): states no link
+    names and nobody reads, half-made links, and the files of older deckchecks' updates
+    (a complete READY stage of one is swapped in first); an older home is moved to the
+    state layout."""
+    linked = (home / dc_paths.CURRENT).is_symlink()
     stage = home / STAGE
-    if (stage / READY).exists():
+    if not linked and (stage / READY).exists():
         swap_stage(home)
     shutil.rmtree(stage, ignore_errors=True)
     old_lists = home / ".banlists-old"  # older layout: lists moved aside and not back
-    if old_lists.is_dir() and not dc_paths.lists_dir().exists():
-        os.replace(old_lists, dc_paths.lists_dir())
+    if not linked and old_lists.is_dir() and not (home / dc_paths.LISTS_NAME).exists():
+        os.replace(old_lists, home / dc_paths.LISTS_NAME)
     for leftover in (home / ".cards-update.sqlite3", home / ".cards-previous.sqlite3"):
         with contextlib.suppress(OSError):
             leftover.unlink()
     for d in (home / ".banlists-update", old_lists):
         shutil.rmtree(d, ignore_errors=True)
+    _migrate(home)
+    _remove_old_states(home)
+
+
+# --------------------------------------------------------------------------- states
+
+
+def _current(home: Path) -> Path | None:
+    try:
+        return home / os.readlink(home / dc_paths.CURRENT)
+    except OSError:
+        return None
+
+
+def _remove_old_states(home: Path) -> None:
+    """Every ``state-*`` the link does not name goes, unless a reader still holds it (a
+    shared flock, ``paths.state_dir``); half-made links and moved-aside files too."""
+    cur = _current(home)
+    for p in home.glob(f"{dc_paths.STATE_PREFIX}*"):
+        if cur is not None and p.name == cur.name:
+            continue
+        if p.is_symlink() or not p.is_dir():
+            with contextlib.suppress(OSError):
+                p.unlink()
+            continue
+        try:
+            fd = os.open(p, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # a command still reads it; the next writer removes it
+            shutil.rmtree(p, ignore_errors=True)
+        finally:
+            os.close(fd)
+    for p in (*home.glob(".current-*"), *home.glob(".legacy-*")):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+def _next_state(home: Path) -> Path:
+    nums = [0]
+    for p in home.glob(f"{dc_paths.STATE_PREFIX}*"):
+        tail = p.name[len(dc_paths.STATE_PREFIX):]
+        if tail.isdigit():
+            nums.append(int(tail))
+    return home / f"{dc_paths.STATE_PREFIX}{max(nums) + 1}"
+
+
+def _fsync_tree(root: Path) -> None:
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            fd = os.open(os.path.join(dirpath, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _fsync_dir(Path(dirpath))
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _switch(home: Path, state: Path) -> None:
+    """The one step from the old state to the new: the link is replaced by one rename."""
+    # a lists folder always, so ``<home>/banlists`` never dangles (something writing lists
+    # through that name, without a lock, makes its folders there)
+    (state / dc_paths.LISTS_NAME).mkdir(exist_ok=True)
+    tmp = home / f".current-{os.getpid()}"
+    with contextlib.suppress(OSError):
+        tmp.unlink()
+    os.symlink(state.name, tmp)
+    link = home / dc_paths.CURRENT
+    if link.is_dir() and not link.is_symlink():
+        # a copied home (cp -r follows links): its copy of a state is read as the top level
+        os.replace(link, home / f".legacy-{dc_paths.CURRENT}-{os.getpid()}")
+    os.replace(tmp, link)
+    _fsync_dir(home)
+    dc_paths.forget_state()
+    _compat_links(home)
+
+
+def _compat_links(home: Path) -> None:
+    """``<home>/cards.sqlite3`` and ``<home>/banlists`` stay usable names (scripts, older
+    habits): links through ``current``. A real file or folder there (an older layout, moved
+    into a state already) is moved aside first, then removed."""
+    for name in (dc_paths.DB_NAME, dc_paths.LISTS_NAME):
+        p = home / name
+        want = f"{dc_paths.CURRENT}/{name}"
+        if p.is_symlink() and os.readlink(p) == want:
+            continue
+        if p.exists() or p.is_symlink():
+            aside = home / f".legacy-{name}-{os.getpid()}"
+            os.replace(p, aside)
+        tmp = home / f".current-{os.getpid()}-{name}"
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        os.symlink(want, tmp)
+        os.replace(tmp, p)
+    for p in home.glob(".legacy-*"):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+def _migrate(home: Path) -> None:
+    """An older home (database and lists at its top, no ``current`` link) becomes state 1:
+    its files linked (hard links) into ``state-1``, then the link made in one step."""
+    if (home / dc_paths.CURRENT).is_symlink():
+        if not all((home / n).is_symlink() for n in (dc_paths.DB_NAME, dc_paths.LISTS_NAME)):
+            _compat_links(home)  # killed after the switch, before the names were linked
+        return
+    db, lists = home / dc_paths.DB_NAME, home / dc_paths.LISTS_NAME
+    if not (db.exists() or lists.exists()):
+        return  # nothing installed yet: the first writer makes the first state
+    state = _next_state(home)
+    state.mkdir()
+    if db.is_file():
+        _link_or_copy(db, state / dc_paths.DB_NAME)
+    if lists.is_dir():
+        shutil.copytree(lists, state / dc_paths.LISTS_NAME, symlinks=True,
+                        copy_function=_link_or_copy)  # fmt: skip
+    _fsync_tree(state)
+    _switch(home, state)
+
+
+def _link_or_copy(src: str | Path, dest: str | Path) -> None:
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
+
+
+@dataclass(slots=True)
+class NewState:
+    """The next installed state while it is built: write into ``db`` and ``lists``."""
+
+    path: Path
+    old: Path | None  # the state it replaces (None: nothing installed yet)
+
+    @property
+    def db(self) -> Path:
+        return self.path / dc_paths.DB_NAME
+
+    @property
+    def lists(self) -> Path:
+        return self.path / dc_paths.LISTS_NAME
+
+    @property
+    def old_db(self) -> Path | None:
+        p = None if self.old is None else self.old / dc_paths.DB_NAME
+        return p if p is not None and p.is_file() else None
+
+
+@contextlib.contextmanager
+def new_state(*, keep_db: bool = True, keep_lists: bool = True) -> Iterator[NewState]:
+    """Build the next installed state and switch to it in one step, holding the home lock.
+
+    The new folder starts with the current database (``keep_db``: a hard link — callers
+    that change the database build a new file there instead, never write it in place) and
+    a copy of the lists (``keep_lists``). When the block ends without error every file is
+    fsync'ed and the ``current`` link replaced with one rename; a failure (or a kill) before
+    that leaves the old state exactly as it was, and the folder is removed (now, or by
+    the next writer). Readers that resolved the old state keep reading it whole.
+    """
+    with home_lock():
+        home = dc_paths.data_home()
+        dc_paths.forget_state()
+        old = _current(home)
+        state = _next_state(home)
+        state.mkdir()
+        try:
+            if old is not None and keep_db and (old / dc_paths.DB_NAME).is_file():
+                _link_or_copy(old / dc_paths.DB_NAME, state / dc_paths.DB_NAME)
+            if old is not None and keep_lists and (old / dc_paths.LISTS_NAME).is_dir():
+                shutil.copytree(old / dc_paths.LISTS_NAME, state / dc_paths.LISTS_NAME,
+                                symlinks=True)  # fmt: skip
+            yield NewState(state, old)
+            _fsync_tree(state)
+            _switch(home, state)
+        except BaseException:
+            shutil.rmtree(state, ignore_errors=True)
+            raise
+
+
+def in_state(target: Path) -> bool:
+    """``target`` is the installed lists folder (through any of its names)."""
+    home = dc_paths.data_home()
+    try:
+        t = target.resolve()
+        return t in {dc_paths.lists_dir().resolve(), (home / dc_paths.LISTS_NAME).resolve()}
+    except OSError:
+        return False
 
 
 def write_all(files: Sequence[tuple[Path, str]]) -> None:
@@ -128,23 +343,31 @@ def write_all(files: Sequence[tuple[Path, str]]) -> None:
     umask = os.umask(0)
     os.umask(umask)
     staged: list[tuple[Path, Path]] = []
+    fds: list[int] = []  # held with an exclusive flock until renamed: not stale to others
     try:
-        for target, text in files:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.parent / f"{STAGE_PREFIX}{os.getpid()}-{len(staged)}.tmp"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 & ~umask)
-            staged.append((tmp, target))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-    except BaseException:
-        for tmp, _ in staged:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-        raise
-    for tmp, target in staged:
-        os.replace(tmp, target)
+        try:
+            for target, text in files:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.parent / f"{STAGE_PREFIX}{os.getpid()}-{len(staged)}.tmp"
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666 & ~umask)
+                fds.append(fd)
+                staged.append((tmp, target))
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                data = text.encode("utf-8")
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+        except BaseException:
+            for tmp, _ in staged:
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+            raise
+        for tmp, target in staged:
+            os.replace(tmp, target)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.0,
@@ -162,6 +385,8 @@ def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.
             try:
                 if older_than and now - p.lstat().st_mtime < older_than:
                     continue
+                if p.is_file() and not p.is_symlink() and _locked(p):
+                    continue  # its writer is still at work (write_all holds a flock)
                 if p.is_dir() and not p.is_symlink():
                     shutil.rmtree(p)
                 else:
@@ -170,3 +395,19 @@ def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.
             except OSError:
                 pass
     return removed
+
+
+def _locked(p: Path) -> bool:
+    try:
+        fd = os.open(p, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False

@@ -197,7 +197,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
         for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
             bits |= _int(ot, "datas.ot", path)
         max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # (text that is not UTF-8)
         raise InputError(_db_error(exc, "unreadable SQLite database"), where=where) from None
     finally:
         conn.close()
@@ -278,7 +278,7 @@ def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
     return conn
 
 
-def _db_error(exc: sqlite3.DatabaseError, what: str) -> str:
+def _db_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, what: str) -> str:
     if "interrupted" in str(exc):
         return f"reading it took over {MAX_SECONDS:g} s; not a cards.cdb deckcheck can import"
     return f"{what}: {exc}"
@@ -293,7 +293,7 @@ def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
             rows = src.execute(f"{sql} LIMIT {MAX_ROWS + 1}").fetchall()
         finally:
             src.close()
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise InputError(_db_error(exc, "cannot read"), where=str(path)) from None
     if len(rows) > MAX_ROWS:
         raise InputError(f"more than {MAX_ROWS} rows: not a cards.cdb", where=str(path))
@@ -451,17 +451,26 @@ def import_files(
         p.sha256 = sha256_file(p.path)
         p.size = p.path.stat().st_size
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
-    if lock:
-        installed = db_path.absolute() == dc_paths.database_path().absolute()
-        # the installed database: the home lock (serialises with updates, finishes a
-        # killed one first); a database elsewhere: a lock beside it
-        lock_cm = staging.home_lock() if installed else exclusive_lock(db_path.parent / ".lock")
-    with lock_cm:
-        if not replace:
-            _check_installed(db_path)
-        results = _build(db_path, plans, progress, official.order(extra), _note,
-                         extend=not replace)
+    installed = db_path.absolute() == dc_paths.database_path().absolute()
+    if lock and installed:
+        # the installed database: a new state (home lock; serialises with updates; the
+        # database and lists switch together in one step, staging.new_state)
+        with staging.new_state(keep_db=False) as st:
+            base = st.old_db
+            if not replace and base is not None:
+                _check_installed(base)
+            results = _build(st.db, plans, progress, official.order(extra), _note,
+                             extend=not replace, base=base)
+        db_path = dc_paths.data_home() / dc_paths.DB_NAME  # its stable name (a link)
+    else:
+        lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+        if lock:
+            lock_cm = exclusive_lock(db_path.parent / ".lock")  # a database elsewhere
+        with lock_cm:
+            if not replace:
+                _check_installed(db_path)
+            results = _build(db_path, plans, progress, official.order(extra), _note,
+                             extend=not replace)
     conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -514,6 +523,11 @@ def reset(db_path: Path | None = None) -> Path | None:
     db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
     if not db_path.exists() and not db_path.is_symlink():
         return None
+    if db_path.absolute() == dc_paths.database_path().absolute():
+        # the installed one: the next state has no database (one step, home lock)
+        with staging.new_state(keep_db=False):
+            pass
+        return db_path
     with exclusive_lock(db_path.parent / ".lock"):
         try:
             db_path.unlink()
@@ -530,7 +544,9 @@ def _build(
     note: Callable[[str], None] = lambda _text: None,
     *,
     extend: bool = True,
+    base: Path | None = None,
 ) -> list[FileResult]:
+    src = base if base is not None else db_path
     # An import killed mid-way (SIGKILL, power loss) leaves its temp copy behind, a whole
     # database each time. Only the lock holder writes one, so any found now is stale.
     for stale in db_path.parent.glob(".cards-*.sqlite3.tmp"):
@@ -540,13 +556,13 @@ def _build(
     conn: sqlite3.Connection | None = None
     try:
         with fsio.replacing(db_path, prefix=".cards-", suffix=".sqlite3.tmp") as tmp:
-            if extend and db_path.exists():
-                shutil.copyfile(db_path, tmp)
+            if extend and src.exists():
+                shutil.copyfile(src, tmp)
             conn = sqlite3.connect(tmp, isolation_level=None)
             conn.execute("PRAGMA journal_mode = OFF")
             conn.execute("PRAGMA synchronous = OFF")
-            if extend and db_path.exists():
-                _check_existing(conn, db_path)
+            if extend and src.exists():
+                _check_existing(conn, src)
             common.create_tables(conn)
             now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
             conn.execute("BEGIN")

@@ -6,8 +6,6 @@ each command here parses its options, calls it, prints the result and returns th
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 from typing import Any
 
 import click
@@ -37,17 +35,6 @@ def _section(main: bool, extra: bool, side: bool) -> Any:
     if len(picked) > 1:
         raise click.UsageError("give at most one of --main, --extra, --side")
     return picked[0] if picked else None
-
-
-def _legality_text(chk: Any, fmt: Any, date: dt.date) -> list[str]:
-    r = chk.report
-    under = fmt.name + (f", {r.list_label}" if r.list_label else "")
-    verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
-    out = [f"{verdict} in {under} on {date.isoformat()}"]
-    if chk.skipped:
-        out.append(f"note: {chk.skipped}")
-    out.extend("  " + _finding_line(f) for f in r.findings)
-    return out
 
 
 _SECTION_OPTS = [
@@ -155,52 +142,10 @@ def show(path: str, lang: str, format_id: str | None, date_text: str | None, out
 
     chk = s.check(df, fmt, lang)
     groups = deckedit.grouped(df.deck, s.db, fmt.at(s.date), name)
-    counts = df.deck.counts()
-    if output == "json":
-        doc = {
-            "schema_version": 1,
-            "input": path,
-            "kind": df.kind,
-            "format": {"id": fmt.id, "name": fmt.name},
-            "banlist": (
-                {"name": chk.banlist.name, "effective": chk.banlist.effective.isoformat()}
-                if chk.banlist
-                else None
-            ),
-            "list_skipped": chk.skipped,
-            "date": s.date.isoformat(),
-            "counts": counts,
-            "sections": {
-                sec: [
-                    {
-                        "kind": g.kind,
-                        "count": g.count,
-                        "cards": [
-                            {"id": ln.card_id, "name": ln.name, "count": ln.count, "line": ln.line}
-                            for ln in g.lines
-                        ],
-                    }
-                    for g in groups[sec]
-                ]
-                for sec in _SECTIONS
-            },
-            "legal": chk.report.legal,
-            "findings": [f.to_json() for f in chk.report.findings],
-        }
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
-        return EXIT_OK
-    out = [f"{path} ({df.kind})"]
-    for sec in _SECTIONS:
-        if sec != "main" and not counts[sec]:
-            continue
-        out.append(f"{deckedit.SECTION_LABEL[sec]} ({counts[sec]})")
-        for g in groups[sec]:
-            out.append(f"  {g.kind.capitalize()} ({g.count})")
-            for ln in g.lines:
-                tag = f"  [{ln.card_id}]" if ln.card_id is not None else "  [unresolved]"
-                out.append(f"    {ln.count} {ln.name}{tag}")
-    out.extend(_legality_text(chk, fmt, s.date))
-    click.echo("\n".join(out))
+    from deckcheck.render import deck as render
+
+    emit = render.show_json if output == "json" else render.show_text
+    click.echo(emit(path, df.kind, fmt, chk, s.date, df.deck.counts(), groups))
     return EXIT_OK
 
 
@@ -226,7 +171,7 @@ def _edit(path: str, card: str, format_id: str | None, date_text: str | None, st
     deckedit.save(df)
     change = done.change
     label = deckedit.SECTION_LABEL
-    what = f"{change.count} × {change.name} ({change.card_id})"
+    what = f"{change.count} × {one_line(change.name)} ({change.card_id})"
     if change.verb == "moved":
         msg = f"moved {what} from the {label[change.origin]} to the {label[change.section]}"
     elif change.verb == "added":
@@ -237,14 +182,15 @@ def _edit(path: str, card: str, format_id: str | None, date_text: str | None, st
     for f in done.added:
         click.echo(f"  new: {_finding_line(f)}")
     for f in done.fixed:
-        click.echo(f"  fixed: {f.code} [{f.rule}] {' '.join(f.message.splitlines())}")
+        click.echo(one_line(f"  fixed: {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"))
     r = done.after.report
     c = r.counts
     under = fmt.name + (f", {r.list_label}" if r.list_label else "")
     verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
-    click.echo(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} in {under}")
+    click.echo(one_line(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} "
+                        f"in {under}"))  # fmt: skip
     if done.after.skipped:
-        click.echo(f"  note: {done.after.skipped}")
+        click.echo(one_line(f"  note: {done.after.skipped}"))
     return EXIT_ILLEGAL if strict and not r.legal else EXIT_OK
 
 
@@ -404,60 +350,21 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
                 return EXIT_ILLEGAL
             root = deckedit.art_root(cid, s.db)
             if root not in copies:
-                click.echo(f"deckcheck: note: {name(cid)} is not in the Main Deck", err=True)
+                click.echo(f"deckcheck: note: {one_line(name(cid))} is not in the Main Deck",
+                           err=True)  # fmt: skip
             ids.append(root)
         if not ids:
             raise click.UsageError(f"--card {spec!r} names no card")
         groups.append(deckedit.named_group_odds(n_main, copies, ids, hand, name))
+    from deckcheck.render import deck as render
+
+    each = deckedit.p_each(n_main, [o.copies for o in groups], hand) if groups else None
     if output == "json":
-        def js(o: Any) -> dict[str, Any]:
-            return {"name": o.label, "ids": o.ids, "copies": o.copies,
-                    "p_at_least_one": o.p_any, "p_exactly": o.exactly}  # fmt: skip
-
-        doc = {"schema_version": 1, "input": path, "hand": hand, "main": n_main,
-               "composition": comp, "cards": [js(o) for o in per_card],
-               "groups": [js(o) for o in groups]}  # fmt: skip
-        if groups:  # P(at least one of each group), beside each group's own odds
-            doc["p_each"] = deckedit.p_each(n_main, [o.copies for o in groups], hand)
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
-        return EXIT_OK
-    from deckcheck.render.table import table
-
-    if groups:
-        # Cards named: only their odds (at least one of each group), nothing else.
-        rows = [[f"{o.p_any * 100:.2f}%", o.copies, o.label] for o in groups]
-        out = [f"Opening hand of {hand} from {n_main}:"]
-        out += ["  " + line for line in table(["P(≥1)", "COPIES", "CARDS"], rows, right=(0, 1))]
-        if len(groups) > 1:
-            both = deckedit.p_each(n_main, [o.copies for o in groups], hand)
-            out.append(f"  P(at least one of each of the {len(groups)}): {both * 100:.2f}%")
-        click.echo("\n".join(out))
-        return EXIT_OK
-    c = comp["counts"]
-    out = [f"{path}: main {c['main']}, extra {c['extra']}, side {c['side']}"]
-    avg = comp["average_level"]
-    comp_rows: list[list[object]] = []
-    for label, key in (("Main Deck", "main"), ("subtypes", "subtypes"), ("levels", "levels"),
-                       ("attributes", "attributes"), ("types", "types"),
-                       ("Extra Deck", "extra")):  # fmt: skip
-        items = list(comp[key].items())
-        if key == "levels":
-            items = [(f"level {k}", v) for k, v in items]
-        for i, (k, v) in enumerate(items):
-            comp_rows.append([label if i == 0 else "", k, v])
-    out += ["  " + line for line in table(["GROUP", "WHAT", "COPIES"], comp_rows, right=(2,))]
-    if avg:
-        out.append(f"  average level {avg}")
-    out.append(f"Opening hand of {hand} from {n_main}:")
-    odds_rows = []
-    for o in sorted(per_card, key=lambda o: -o.p_any):
-        row: list[object] = [f"{o.p_any * 100:.2f}%", o.copies, o.label]
-        if exact_table:
-            row.append(" ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly)))
-        odds_rows.append(row)
-    heads = ["P(≥1)", "COPIES", "CARD"] + (["P(exactly k)"] if exact_table else [])
-    out += ["  " + line for line in table(heads, odds_rows, right=(0, 1))]
-    click.echo("\n".join(out))
+        click.echo(render.stats_json(path, hand, n_main, comp, per_card, groups, each))
+    elif groups:  # cards named: only their odds
+        click.echo(render.groups_text(hand, n_main, groups, each))
+    else:
+        click.echo(render.stats_text(path, hand, n_main, comp, per_card, exact_table))
     return EXIT_OK
 
 

@@ -49,10 +49,9 @@ def card_or_candidates(resolve: Any, query: str) -> int | None:
 
 
 def finding_line(f: Any) -> str:
-    where = f.section or "deck"
-    if f.line is not None:
-        where += f":{f.line}"
-    return f"{where} {f.code} [{f.rule}] {' '.join(f.message.splitlines())}"
+    from deckcheck.render.deck import finding_line as line
+
+    return line(f)  # one line whatever a name in the message holds
 
 
 def date_format_options(f: Any) -> Any:

@@ -119,9 +119,17 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
     except fsio.NotRegularFile as exc:
         raise InputError(str(exc.strerror), where=str(p)) from None
     lock = EditLock(p) if p.exists() else None
+    try:
+        _interrupted_rewrite(p)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
     data = read_path_bytes(p)
     bom = data.startswith(b"\xef\xbb\xbf")
     # An edit writes the file back in the encoding it was read in (Shift-JIS stays Shift-JIS).
+    import deckcheck.inputs  # noqa: F401  (several encodings decode it: names decide)
+
     text, encoding = decode_with(data, str(p))
     deck = parse_text(p, text, None, index, db)
     newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
@@ -139,6 +147,61 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
         original=data,
         lock=lock,
     )
+
+
+def _interrupted_rewrite(p: Path) -> None:
+    """A deck with several hard links is rewritten in place after its new text is saved as
+    ``fsio.backup_path``; that file still there means the rewrite was cut short (a kill).
+    The same text in both: it had finished, the backup goes. Else one clear error naming
+    it: the deck may be half old, half new, and only the user can tell which to keep."""
+    import os
+
+    from deckcheck import fsio
+    from deckcheck.errors import InputError
+
+    real = Path(os.path.realpath(p))
+    backup = fsio.backup_path(real)
+    marker = _marker(real)
+    if not backup.is_file() and marker is not None and marker.is_file():
+        # edited through another of its names: the marker (per inode) says where
+        backup = Path(marker.read_text(encoding="utf-8", errors="replace"))
+    if not backup.is_file():
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+        return
+    try:
+        same = backup.read_bytes() == real.read_bytes()
+    except OSError:
+        same = False
+    if same:
+        backup.unlink(missing_ok=True)
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+        return
+    raise InputError(
+        f"an earlier edit of this file was interrupted while it was rewritten in place (it "
+        f"has several hard links), so it may be half old, half new; the complete edited "
+        f"text is in {backup}: check the deck, then copy that file over it (every link sees "
+        f"it: cat backup > deck) or delete it to keep the deck as it is",
+        where=str(p),
+    )
+
+
+def _marker(real: Path) -> Path | None:
+    """For a file with several hard links: ``<cache>/locks/rewrite-<dev>-<inode>``, naming
+    the backup of a rewrite in place while it runs, so an edit through any of the file's
+    names finds it."""
+    import os
+
+    from deckcheck import paths
+
+    try:
+        st = os.stat(real)
+    except OSError:
+        return None
+    if st.st_nlink < 2:
+        return None
+    return paths.cache_dir() / "locks" / f"rewrite-{st.st_dev}-{st.st_ino}"
 
 
 def new_text(kind: str, format_id: str | None = None) -> str:
@@ -182,6 +245,9 @@ def save(df: DeckFile) -> None:
     edit lock. InputError, nothing written, when the file changed since ``load`` read it (an
     edit by a program that does not take the lock): an edit is never reported done when it
     is not in the file."""
+    import os
+
+    from deckcheck import fsio
     from deckcheck.decks.source import read_path_bytes
     from deckcheck.decks.write import write_atomic
     from deckcheck.errors import InputError
@@ -193,7 +259,17 @@ def save(df: DeckFile) -> None:
                 "again)",
                 where=str(df.path),
             )
+        marker = _marker(Path(os.path.realpath(df.path)))
+        if marker is not None:  # a rewrite in place (hard links): say where its backup is
+            try:
+                marker.parent.mkdir(parents=True, exist_ok=True)
+                marker.write_text(str(fsio.backup_path(os.path.realpath(df.path))),
+                                  encoding="utf-8")  # fmt: skip
+            except OSError:
+                marker = None
         write_atomic(df.path, df.text, encoding=df.encoding)
+        if marker is not None:
+            marker.unlink(missing_ok=True)
         df.original = read_path_bytes(df.path)  # a library user may edit and save again
     finally:
         if df.lock is not None:

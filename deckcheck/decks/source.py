@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import BinaryIO
 
 from deckcheck import fsio
@@ -142,6 +143,18 @@ def decode_with(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> tup
         from deckcheck import notes
 
         text, enc = got
+        cands = legacy_candidates(data) if _SCORER is not None else []
+        if len(cands) > 1 and _SCORER is not None:
+            # several encodings decode it (short lists often do: GBK "灰流丽" is valid Big5
+            # too): the one whose names resolve best, the detector's pick on a tie
+            scored = [(_SCORER(t), i, t, e) for i, (t, e) in enumerate(cands)]
+            best = min(scored, key=lambda x: (x[0], x[1]))
+            text, enc = best[2], best[3]
+            tried = ", ".join(e for _t, e in cands)
+            notes.note(f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected: of "
+                       f"{tried}, which all decode it, the one whose names resolve best, "
+                       f"{best[0][0]} unknown; 'deckcheck --encoding ENC' names another)")
+            return text, enc
         notes.note(f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected; "
                    "'deckcheck --encoding ENC' names another)")
         return text, enc
@@ -192,6 +205,52 @@ def _detect(data: bytes) -> tuple[str, str] | None:
         # the mark of a single-byte file misread; ask for --encoding instead of guessing.
         return None
     return text, best.encoding
+
+
+#: How badly the names of a text resolve (unknown copies, unreadable lines; fewer is better),
+#: installed by the service layer that has a card database (``inputs``); without it the
+#: detector's pick stands.
+_SCORER: Callable[[str], tuple[int, int]] | None = None
+
+
+def set_scorer(scorer: Callable[[str], tuple[int, int]] | None) -> None:
+    """Install how ``decode_with`` ranks the legacy encodings that all decode a file."""
+    global _SCORER
+    _SCORER = scorer
+
+
+def legacy_candidates(data: bytes) -> list[tuple[str, str]]:
+    """Every reading of bytes that are not UTF-8 (no BOM, no NUL, no ``--encoding``) in one of
+    LEGACY_ENCODINGS that decodes them strictly and looks like CJK text (charset-normalizer's
+    pick first): what ``decode_with`` picks from by how well the names resolve.
+    Empty when the bytes need no detection."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in data or os.environ.get(ENV_ENCODING):
+        return []
+    try:
+        data.decode("utf-8")
+        return []
+    except UnicodeDecodeError:
+        pass
+    out: list[tuple[str, str]] = []
+    first = _detect(data)
+    if first is not None:
+        out.append(first)
+    for enc in LEGACY_ENCODINGS:
+        if first is not None and codecs_name(enc) == codecs_name(first[1]):
+            continue
+        try:
+            text = data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+        if any(_is_cjk(ch) for ch in text) and not _LATIN_NEXT_TO_CJK.search(text):
+            out.append((text, enc))
+    return out
+
+
+def codecs_name(enc: str) -> str:
+    import codecs
+
+    return codecs.lookup(enc).name
 
 
 def split_lines(text: str, where: str, limits: Limits = DEFAULT_LIMITS) -> list[str]:

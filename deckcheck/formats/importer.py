@@ -159,10 +159,40 @@ def import_lflists(
     # The home's lists are installed state: an import serialises with updates and other
     # imports on the home lock, so neither swaps the other's work away. --out elsewhere
     # is the user's own folder: no lock.
+    if in_home and staging.in_state(target):
+        # the installed lists: every list of this import lands in the next state, switched
+        # in one step (a kill at any point leaves the old lists or the new, never a mix)
+        with staging.new_state() as st:
+            st.lists.mkdir(exist_ok=True)
+            result = _import(paths, st.lists, family, effective, konami, konami_missing)
+        from deckcheck.formats.catalog import seed_cache
+
+        written = {str(p) for p in result.written}
+        for b in result.lists:  # keyed by the new state's files, now installed
+            if b.path in written:
+                seed_cache(Path(b.path), b)
+        return _stable_names(result, st.lists, home / _paths.LISTS_NAME)
     with staging.home_lock() if in_home else contextlib.nullcontext():
-        if in_home:
-            staging.clean_stale(target, [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"])
+        # an --out folder: what killed imports left there (not locked, an hour old) goes
+        staging.clean_stale(target, [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"],
+                            older_than=0 if in_home else staging.STALE_SECONDS)
         return _import(paths, target, family, effective, konami, konami_missing)
+
+
+def _stable_names(result: ImportResult, built: Path, stable: Path) -> ImportResult:
+    """The written files named through ``<home>/banlists`` (a link to the installed state),
+    not the state folder they were built in: the names the user knows and keeps."""
+
+    def name(p: Path | str) -> Path:
+        try:
+            return stable / Path(p).relative_to(built)
+        except ValueError:
+            return Path(p)
+
+    result.written = [name(p) for p in result.written]
+    result.unchanged = [name(p) for p in result.unchanged]
+    result.lists = [replace(b, path=str(name(b.path))) if b.path else b for b in result.lists]
+    return result
 
 
 def _import(

@@ -1,8 +1,11 @@
-"""Text output of ``db import`` and ``db info``."""
+"""Text output of ``db import`` and ``db info``: every path, name and recorded value on
+one line (``one_line``; a file name or an upstream field may hold a newline)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from deckcheck.render.common import one_line
 
 
 def import_text(summary: Any) -> list[str]:
@@ -16,10 +19,10 @@ def import_text(summary: Any) -> list[str]:
         else:
             unmapped = sum((f.unmapped or {}).values())
             what = f"{f.kind}: {f.rows} records, {f.mapped} mapped, {unmapped} not mapped"
-        out.append(f"{f.path}: {what}")
+        out.append(one_line(f"{f.path}: {what}"))
     langs = ", ".join(f"{lg} {n}" for lg, n in summary.names_by_lang.items())
     out += [f"database: {summary.db_path}", f"cards: {summary.cards}", f"names: {langs}"]
-    return out
+    return [one_line(line) for line in out]
 
 
 def info_text(info: dict[str, Any]) -> str:
@@ -63,4 +66,4 @@ def info_text(info: dict[str, Any]) -> str:
             f"refused list: {r.get('family')} {r.get('effective')} ({r.get('source')}): "
             f"{r.get('reason')}; the previous list stays in force"
         )
-    return "\n".join(lines)
+    return "\n".join(one_line(line) for line in lines)

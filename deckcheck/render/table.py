@@ -21,8 +21,10 @@ def pad(text: str, width: int, right: bool = False) -> str:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]],
           right: Sequence[int] = ()) -> list[str]:  # fmt: skip
     """Header, then one line per row; columns ``right`` (indexes) are right-aligned; the
-    last column is not padded."""
-    text = [[str(c) for c in r] for r in rows]
+    last column is not padded. A cell never breaks its line (``one_line``)."""
+    from deckcheck.render.common import one_line
+
+    text = [[one_line(str(c)) for c in r] for r in rows]
     widths = [max([cells(h)] + [cells(r[i]) for r in text]) for i, h in enumerate(headers)]
     out = []
     for r in [list(headers), *text]:

@@ -1,22 +1,25 @@
 """One update, all or nothing: download and check every file, then build, then swap in.
 
-(1) every file is downloaded and checked; (2) the next state is built whole in
-``<home>/.update-stage``: the card database (upstream files, then the files the user added
-with ``db import``) and a copy of the lists folder with the new lists imported, named
-through the new cards; (3) a READY mark, then the swap (two renames). A failure before the
-mark changes nothing; a kill after it is finished by the next run that takes the lock
-(``staging.finish_interrupted``). The whole run holds the home lock.
+(1) every file is downloaded and checked; (2) the next installed state is built whole
+beside the current one (``staging.new_state``): the card database (upstream files, then
+the files the user added with ``db import``) and a copy of the lists with the new lists
+imported, named through the new cards, within the update's deadline; (3) one rename of the
+``current`` link switches to it. A failure or a kill before that changes nothing. The whole
+run holds the home lock.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +71,11 @@ def _group_needs(files: list[Fetched], kinds: tuple[Kind, ...], state: dict[str,
         return True
     # an optional file that was installed but has gone upstream: rebuild without it
     return any(f.status == "missing" and f.comp.key in state["installed"] for f in mine)
+
+
+def _has_lists() -> bool:
+    d = paths.lists_dir()
+    return d.is_dir() and any(d.iterdir())
 
 
 def _lflist_importer() -> Callable[..., Any]:
@@ -123,7 +131,7 @@ def run_update(
                 or _group_needs(files, CARD_KINDS, state)
             )
             want_lists = only != "cards" and (
-                force or not paths.lists_dir().is_dir() or _group_needs(files, ("lists",), state)
+                force or not _has_lists() or _group_needs(files, ("lists",), state)
             )
             if dry_run:
                 result.cards_updated, result.lists_updated = want_cards, want_lists
@@ -134,16 +142,17 @@ def run_update(
             download.commit_downloads(files, state)
             download.save_state(state)
             # what the official data could not map (counts, examples) reaches the user
-            result.notes += _apply(files, state, want_cards, import_lflists, home, result.notes)
+            n_import = sum(1 for f in files if f.path is not None) or 1
+            deadline = min(fetcher.started + download.UPDATE_SECONDS,
+                           time.monotonic() + download.FILE_SECONDS * n_import)  # fmt: skip
+            result.notes += _apply(files, state, want_cards, import_lflists, home, result.notes,
+                                   deadline)  # fmt: skip
             result.cards_updated, result.lists_updated = want_cards, import_lflists is not None
             return result
         finally:
             shutil.rmtree(downloads_tmp, ignore_errors=True)
 
 
-STAGE = staging.STAGE
-_READY = staging.READY
-_swap = staging.swap_stage
 finish_interrupted = staging.finish_interrupted
 
 
@@ -206,45 +215,38 @@ def _apply(
     import_lflists: Callable[..., Any] | None,
     home: Path,
     said: list[str] | None = None,
+    deadline: float | None = None,
 ) -> list[str]:
-    """Build the next state in ``home/.update-stage`` (database and lists, the lists named
-    through the new database), mark it complete, swap it in; the import's notes."""
+    """Build the next installed state (database and lists, the lists named through the new
+    database) and switch to it in one step (``staging.new_state``); the import's notes.
+    The build gives up at ``deadline`` (``time.monotonic()``), old state intact."""
     from deckcheck.carddb.importer import import_files
 
-    stage = home / STAGE
-    shutil.rmtree(stage, ignore_errors=True)
-    stage.mkdir()
     progress = sys.stderr.isatty()
     notes: list[str] = []
-    try:
-        if want_cards:
-            new_db = stage / paths.database_path().name
-            # official files (yaml-yugi, YGOJSON) are told apart by content and go last
-            cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
-            keep, notes_ = _user_files(files)
-            summary = import_files(cdbs, db_path=new_db, dialect="edopro", progress=progress)
-            notes += summary.notes
-            for p, kind, lang, dialect in keep:
-                import_files([p], db_path=new_db, dialect=dialect if kind == "cards" else None,
-                             lang=lang if kind == "names" else None, progress=progress)  # fmt: skip
-            if said is not None:
-                said.extend(notes_)
-        if import_lflists is not None:
-            new_lists = stage / "banlists"
-            if paths.lists_dir().is_dir():
-                shutil.copytree(paths.lists_dir(), new_lists, symlinks=True)
-            else:
-                new_lists.mkdir(parents=True)
-            confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
-            # names cards through stage's database
-            import_lflists(confs, dest=new_lists, konami_missing="skip")
-        fd = os.open(stage / _READY, os.O_WRONLY | os.O_CREAT, 0o644)
-        os.fsync(fd)
-        os.close(fd)
-    except BaseException:
-        shutil.rmtree(stage, ignore_errors=True)
-        raise
-    _swap(home)
+    with staging.new_state(keep_db=not want_cards) as st:
+        with _bounded(deadline):
+            if want_cards:
+                # official files (yaml-yugi, YGOJSON) are told apart by content and go last
+                cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
+                keep, notes_ = _user_files(files)
+                # (the home lock is held: no lock beside the new database)
+                summary = import_files(cdbs, db_path=st.db, dialect="edopro",
+                                       progress=progress, lock=False)  # fmt: skip
+                notes += summary.notes
+                for p, kind, lang, dialect in keep:
+                    import_files([p], db_path=st.db,
+                                 dialect=dialect if kind == "cards" else None,
+                                 lang=lang if kind == "names" else None,
+                                 progress=progress, lock=False)  # fmt: skip
+                if said is not None:
+                    said.extend(notes_)
+            if import_lflists is not None:
+                if not st.lists.is_dir():
+                    st.lists.mkdir(parents=True)
+                confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
+                # names cards through the new state's database
+                import_lflists(confs, dest=st.lists, konami_missing="skip")
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
     kinds = (set(CARD_KINDS) if want_cards else set()) | (
         {"lists"} if import_lflists is not None else set()
@@ -267,12 +269,41 @@ def _apply(
     return notes
 
 
-def _keep(src: Path, dest: Path) -> None:
-    """``dest`` becomes a second name of ``src`` (a copy where hard links are not possible)."""
+class _Late(BaseException):
+    """Raised by the alarm inside the build when the update's deadline has passed (not an
+    Exception: no ``except Exception`` on the way may swallow it)."""
+
+
+@contextlib.contextmanager
+def _bounded(deadline: float | None) -> Iterator[None]:
+    """The import work after the download within the update's deadline: an alarm stops it
+    (SQLite and list import alike) and the update fails with one line, nothing changed.
+    Only the main thread can take signals; elsewhere the work is not bounded here."""
+    if deadline is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise DataError(_late_message())
+
+    def _ring(_sig: int, _frame: Any) -> None:
+        raise _Late()
+
+    previous = signal.signal(signal.SIGALRM, _ring)
+    signal.setitimer(signal.ITIMER_REAL, left)
     try:
-        os.link(src, dest)
-    except OSError:
-        shutil.copy2(src, dest)
+        yield
+    except _Late:
+        raise DataError(_late_message()) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _late_message() -> str:
+    return (f"gave up: the update (download and import) went past its deadline "
+            f"({download.FILE_SECONDS:g} s per file, {download.UPDATE_SECONDS:g} s in all); "
+            "nothing was changed")  # fmt: skip
 
 
 def installed_sources() -> dict[str, dict[str, Any]]:

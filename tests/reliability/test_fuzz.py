@@ -24,6 +24,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import deckcheck.inputs  # noqa: F401  (installs the encoding scorer text lists are read with)
 from deckcheck import decks
 from deckcheck.cli import main
 from deckcheck.decks import ydke
@@ -32,6 +33,7 @@ from deckcheck.formats import lflist
 from deckcheck.formats.catalog import load_formats, load_list_file
 from deckcheck.model import Banlist, Deck
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
+from tests.reliability import fuzzcount
 
 HOSTILE = FIXTURES / "hostile"
 QUICK = 100
@@ -159,15 +161,28 @@ def check_outcome(rc: int, out: str, err: str) -> None:
         assert errors == [] and out, (out, err)
 
 
-def reader_outcome(read: Callable[[], Any], kinds: tuple[type, ...]) -> Any:
-    """The reader returns one of ``kinds`` or raises a one-line DeckcheckError."""
+def reader_outcome(read: Callable[[], Any], kinds: tuple[type, ...], reader: str = "") -> Any:
+    """The reader returns one of ``kinds`` or raises a one-line DeckcheckError (anything else
+    is an internal error and fails the test); ``reader`` counts the input (fuzzcount)."""
     try:
         got = read()
     except DeckcheckError as exc:
         assert str(exc) and "\n" not in str(exc) and "\r" not in str(exc), str(exc)
+        if reader:
+            fuzzcount.count(reader, True)
         return None
     assert isinstance(got, kinds), type(got)
+    if reader:
+        fuzzcount.count(reader, False)
     return got
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fuzz_counts() -> Any:
+    yield
+    line = fuzzcount.report()
+    if line:
+        print("\n" + line)
 
 
 # --------------------------------------------------------------------------- YAML lists
@@ -252,7 +267,7 @@ def _list_file(work: Path, data: bytes) -> None:
     p = fresh(work, ".yaml")
     p.write_bytes(data)
     try:
-        reader_outcome(lambda: load_list_file(str(p)), (Banlist,))
+        reader_outcome(lambda: load_list_file(str(p)), (Banlist,), "list YAML")
     finally:
         p.unlink()
 
@@ -324,7 +339,7 @@ def _format_file(work: Path, data: bytes) -> None:
     p = fresh(work, ".yaml")
     p.write_bytes(data)
     try:
-        got = reader_outcome(lambda: load_formats(extra_files=[p]), (dict,))
+        got = reader_outcome(lambda: load_formats(extra_files=[p]), (dict,), "format YAML")
         if got is not None:
             for fmt in got.values():
                 fmt.at(dt.date(2021, 1, 1))  # date-dependent changes apply without error
@@ -350,7 +365,7 @@ def _conf_file(work: Path, data: bytes) -> None:
     p.write_bytes(data)
     try:
         reader_outcome(lambda: load_list_file(str(p)), (Banlist,))
-        reader_outcome(lambda: lflist.parse_file(p), (list,))
+        reader_outcome(lambda: lflist.parse_file(p), (list,), "lflist")
     finally:
         p.unlink()
 
@@ -392,14 +407,14 @@ _LEGACY = st.tuples(
 @settings(max_examples=LONG, deadline=None, database=None, suppress_health_check=_HEALTH)
 @given(_DECK_BYTES)
 def test_ydk_reader_long(data: bytes) -> None:
-    reader_outcome(lambda: decks.read_bytes(data, "f.ydk", kind="ydk"), (Deck,))
+    reader_outcome(lambda: decks.read_bytes(data, "f.ydk", kind="ydk"), (Deck,), "ydk")
 
 
 @pytest.mark.fuzz
 @settings(max_examples=LONG, deadline=None, database=None, suppress_health_check=_HEALTH)
 @given(st.one_of(_DECK_BYTES, _LEGACY))
 def test_text_reader_long(data: bytes) -> None:
-    reader_outcome(lambda: decks.read_bytes(data, "f.txt", kind="text"), (Deck,))
+    reader_outcome(lambda: decks.read_bytes(data, "f.txt", kind="text"), (Deck,), "text list")
 
 
 @settings(max_examples=QUICK, deadline=None, database=None, suppress_health_check=_HEALTH)
@@ -427,7 +442,7 @@ def _ydke_of(path: Path, ops: list[tuple[Any, ...]]) -> str:
 @settings(max_examples=LONG, deadline=None, database=None, suppress_health_check=_HEALTH)
 @given(_YDKE)
 def test_ydke_long(url: str) -> None:
-    reader_outcome(lambda: ydke.parse(url), (Deck,))
+    reader_outcome(lambda: ydke.parse(url), (Deck,), "ydke")
 
 
 # --------------------------------------------------------------------------- validate end to end

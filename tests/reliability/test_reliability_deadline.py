@@ -1,0 +1,106 @@
+"""Issue 20: the update's deadlines cover the import work after the download too (SQLite and
+list import): a mirror on 127.0.0.1 serving a cards.cdb that downloads in a moment but takes
+long to import; the update gives up with one line, exit 2, the old state intact."""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from deckcheck.cli import main
+from tests.reliability.test_reliability_bounds import _one_error, _snapshot, run
+from tests.reliability.test_reliability_data import tiny_mirror
+
+
+def heavy_mirror(root: Path, rows: int = 300_000) -> Path:
+    """The tiny mirror with a big cards.cdb: fast to serve and check, slow to import."""
+    tiny_mirror(root)
+    p = root / "ProjectIgnis" / "BabelCDB" / "cards.cdb"
+    conn = sqlite3.connect(p)
+    conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 4, 1, 1)",
+                     [(20_000_000 + i,) for i in range(rows)])  # fmt: skip
+    conn.executemany("INSERT INTO texts VALUES (?, ?, '')",
+                     [(20_000_000 + i, f"Card {i}") for i in range(rows)])  # fmt: skip
+    conn.commit()
+    conn.close()
+    return root
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    root = heavy_mirror(tmp_path / "mirror")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0),
+                              functools.partial(Quiet, directory=str(root)))  # fmt: skip
+    srv.daemon_threads = True
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_address[1]}"
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_overall_deadline_covers_the_import(
+    served: str, isolated_home: Path, tmp_path: Path
+) -> None:
+    small = tiny_mirror(tmp_path / "small")
+    assert main(["update", "--source", str(small)]) == 0
+    before = _snapshot(isolated_home)
+    t0 = time.monotonic()
+    # the download takes a second or so; the import of 300,000 cards far longer: the
+    # 4-second deadline falls inside the import (before: exit 0 after the whole import)
+    r = run(["update", "--source", served, "--force"], timeout=120,
+            DECKCHECK_UPDATE_SECONDS="4")
+    took = time.monotonic() - t0
+    _one_error(r, "went past its deadline")
+    assert "nothing was changed" in r.stderr
+    assert _snapshot(isolated_home) == before  # old state intact
+    left = sorted(p.name for p in isolated_home.glob("state-*"))
+    assert left == ["state-1"]  # the abandoned one removed on the way out
+    print(f"gave up after {took:.1f} s")
+    assert main(["banlist", "list"]) == 0  # still usable
+
+
+def test_per_file_deadline_covers_the_import_in_process(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deckcheck.errors import DataError
+    from deckcheck.update import apply, download
+
+    small = tiny_mirror(tmp_path / "small")
+    apply.run_update(str(small))
+    before = _snapshot(isolated_home)
+    heavy = heavy_mirror(tmp_path / "heavy", rows=100_000)
+    real_commit = download.commit_downloads
+
+    def downloaded_then_short(*args: object) -> None:
+        # the downloads are done and checked: from here on 0.05 s per file (18 files,
+        # under a second in all) is far less than importing 100,000 cards takes
+        real_commit(*args)  # type: ignore[arg-type]
+        monkeypatch.setattr(download, "FILE_SECONDS", 0.05)
+
+    monkeypatch.setattr(download, "commit_downloads", downloaded_then_short)
+    with pytest.raises(DataError, match="went past its deadline"):
+        apply.run_update(str(heavy), force=True)
+    assert _snapshot(isolated_home) == before
+    monkeypatch.setattr(download, "commit_downloads", real_commit)
+    monkeypatch.setattr(download, "FILE_SECONDS", 60.0)
+    apply.run_update(str(heavy), force=True)  # within the default it completes
+    from deckcheck import paths
+    from deckcheck.carddb import open_db
+
+    paths.forget_state()
+    assert open_db().get(20_000_000 + 99_999) is not None
