@@ -242,7 +242,7 @@ def legacy_candidates(data: bytes) -> list[tuple[str, str]]:
             text = data.decode(enc)
         except UnicodeDecodeError:
             continue
-        if any(_is_cjk(ch) for ch in text) and not _LATIN_NEXT_TO_CJK.search(text):
+        if any(_is_cjk(ch) for ch in text) and not re.search(_LATIN_NEXT_TO_CJK, text):
             out.append((text, enc))
     return out
 
