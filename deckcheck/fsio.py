@@ -158,7 +158,9 @@ def replacing(
         )
     except OSError as exc:
         raise _naming(exc, target) from None
-    os.close(fd)
+    # Held with an exclusive flock until the rename: a cleaner (``staging.clean_stale``) takes
+    # an unlocked temp file for one a killed run left, and spares this one.
+    _lock_fd(fd)
     tmp = Path(name)
     try:
         if old is not None:
@@ -180,6 +182,18 @@ def replacing(
             tmp.unlink()
         except OSError:
             pass
+        os.close(fd)
+
+
+def _lock_fd(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:  # no flock here (Windows): a cleaner then goes by age alone
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass  # a file system without locks: the write itself does not need it
 
 
 def write_atomic(

@@ -167,6 +167,8 @@ def import_lflists(
             result = _import(paths, st.lists, family, effective, konami, konami_missing)
         from deckcheck.formats.catalog import seed_cache
 
+        # compiled-list cache files a killed import left half-written (live writers hold a lock)
+        staging.clean_stale(_paths.cache_dir() / "lists", [".dc-*.tmp"], recursive=False)
         written = {str(p) for p in result.written}
         for b in result.lists:  # keyed by the new state's files, now installed
             if b.path in written:
