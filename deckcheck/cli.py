@@ -187,9 +187,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # --encoding is passed to the readers through the environment (and so to --jobs
     # workers); a library caller's process gets its own value back afterwards.
     saved = os.environ.get("DECKCHECK_ENCODING")
-    from deckcheck import paths
-
-    paths.forget_state()  # each command reads the installed state once, as it is now
+    # Each command reads the installed state once, as it is now. A process that never
+    # imported deckcheck.paths holds no state, and ``--help`` stays free of pathlib.
+    paths = sys.modules.get("deckcheck.paths")
+    if paths is not None:
+        paths.forget_state()
     try:
         return _main(argv)
     finally:

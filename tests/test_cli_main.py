@@ -39,6 +39,9 @@ def test_help_imports_no_subcommand() -> None:
     assert code == 0 and "validate" in out
     assert not {m for m in modules if m.startswith("deckcheck.commands")}
     assert not {m for m in modules if m.split(".")[0] in HEAVY}
+    # --help reads no installed state: the paths module (and its pathlib) stays unloaded
+    # (issue 18 P1: `--help` within 1.1x a bare click CLI)
+    assert "deckcheck.paths" not in modules
     # The probe does see a subcommand that is run: the check above can fail.
     code, _, modules = _imported_by("formats", "--help")
     assert code == 0 and "deckcheck.commands.formats" in modules
