@@ -248,14 +248,18 @@ class Run:
         self.request = req
         date = req.date or dt.date.today()
         fmt = get_format(req.format_id, extra_files=req.format_files)
-        banlist = list_for(fmt.at(date), date, req.banlist_ref)
+        store = None
+        if req.banlist_ref is not None or fmt.at(date).list_family:
+            from deckcheck.formats.catalog import ListStore
+
+            store = ListStore.default()  # one index of the list folders for both look-ups
+        banlist = list_for(fmt.at(date), date, req.banlist_ref, store=store)
         check_paths(req.inputs)
         upcoming = None
         if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
-            from deckcheck.formats.catalog import ListStore
             from deckcheck.rules.upcoming import next_list
 
-            upcoming = next_list(ListStore.default(), banlist.family, date)
+            upcoming = next_list(store, banlist.family, date)
         self.job = Job(
             fmt, banlist, date, req.points_cap, req.lang, db_path=None, upcoming=upcoming
         )

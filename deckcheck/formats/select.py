@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from deckcheck.errors import DataError
 from deckcheck.model import Banlist, Format
 
 
-def list_for(fmt: Format, date: dt.date, banlist_ref: str | None = None) -> Banlist | None:
+def list_for(
+    fmt: Format, date: dt.date, banlist_ref: str | None = None, store: Any = None
+) -> Banlist | None:
     """The list to check ``fmt`` against on ``date``: ``banlist_ref`` when given (a
     "<family>@<date>", a list name or a path), else the format's list in force; None for a
-    format without lists. No list of the family in force is a ``DataError`` (exit 2)."""
+    format without lists. No list of the family in force is a ``DataError`` (exit 2).
+    ``store`` (a ``ListStore``) lets a caller that reads more lists index the folders once."""
     if banlist_ref is None and fmt.list_family is None:
         return None
-    from deckcheck.formats.catalog import ListStore
+    if store is None:
+        from deckcheck.formats.catalog import ListStore
 
-    store = ListStore.default()
+        store = ListStore.default()
     if banlist_ref is not None or fmt.list_family is None:
         return store.resolve(banlist_ref or "", date)
     got = store.in_force(fmt.list_family, date)
