@@ -62,22 +62,12 @@ def _tally(
         p = printings.get(cid)  # type: ignore[arg-type]
         if p is not None:  # a known card already seen in this deck
             card = p.card
-            add((entry, card))
-            kind = card.kind  # type: ignore[union-attr]
-            if kind != "skill":
-                counts[sec] += n
-                if sec == "main":
-                    comp[bucket(kind, "other")] += n
-            if sec == "extra":
-                comp["extra"] += n
-            p.count += n
-            tallies[card.canonical].count += n  # type: ignore[union-attr]
-            continue
-        card = None
-        if cid is not None:
-            if cid not in cache:
-                cache[cid] = get(cid)
-            card = cache[cid]
+        else:
+            card = None
+            if cid is not None:
+                if cid not in cache:
+                    cache[cid] = get(cid)
+                card = cache[cid]
         add((entry, card))
         kind = card.kind if card is not None else "other"
         if kind != "skill":
@@ -86,6 +76,10 @@ def _tally(
                 comp[bucket(kind, "other")] += n
         if sec == "extra":
             comp["extra"] += n
+        if p is not None:  # its printing and canonical tallies exist: only the count grows
+            p.count += n
+            tallies[card.canonical].count += n  # type: ignore[union-attr]
+            continue
         if cid is None:
             continue
         if card is not None:
