@@ -10,7 +10,7 @@ import fcntl
 import os
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,7 +162,12 @@ def _remove_old_states(home: Path) -> None:
             shutil.rmtree(p, ignore_errors=True)
         finally:
             os.close(fd)
-    for p in (*home.glob(".current-*"), *home.glob(".legacy-*")):
+    _remove_all((*home.glob(".current-*"), *home.glob(".legacy-*")))
+
+
+def _remove_all(found: Iterable[Path]) -> None:
+    """Remove each of ``found``: a folder with what is in it, a file or a link."""
+    for p in found:
         if p.is_dir() and not p.is_symlink():
             shutil.rmtree(p, ignore_errors=True)
         else:
@@ -234,12 +239,7 @@ def _compat_links(home: Path) -> None:
             tmp.unlink()
         os.symlink(want, tmp)
         os.replace(tmp, p)
-    for p in home.glob(".legacy-*"):
-        if p.is_dir() and not p.is_symlink():
-            shutil.rmtree(p, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):
-                p.unlink()
+    _remove_all(home.glob(".legacy-*"))
 
 
 def _migrate(home: Path) -> None:
