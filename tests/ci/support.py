@@ -9,13 +9,10 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import threading
 import venv
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from tests._http import serving_folder
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -76,24 +73,8 @@ def illegal_deck() -> str:
     return "#created by a player\n#main\n" + "\n".join(map(str, ids)) + "\n#extra\n!side\n"
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-@contextmanager
-def serve(root: Path) -> Iterator[str]:
-    """``root`` over HTTP on 127.0.0.1 (a free port); yields the base URL."""
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(root)))
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join()
+#: ``with serve(root) as url``: ``root`` over HTTP on 127.0.0.1 (a free port)
+serve = serving_folder
 
 
 def make_venv(path: Path) -> Path:

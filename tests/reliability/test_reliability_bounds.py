@@ -7,15 +7,15 @@ import os
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from deckcheck.cli import main
+from tests._http import serving
 
 REPO = Path(__file__).resolve().parent.parent.parent
 DATAS = ("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, type INTEGER, "
@@ -159,15 +159,8 @@ class _Hostile(BaseHTTPRequestHandler):
 @pytest.fixture
 def hostile() -> Iterator[tuple[str, type[_Hostile]]]:
     handler = type("H", (_Hostile,), {})
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}", handler
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving(handler) as url:
+        yield url, handler
 
 
 def _snapshot(home: Path) -> dict[str, bytes]:

@@ -4,17 +4,15 @@ long to import; the update gives up with one line, exit 2, the old state intact.
 
 from __future__ import annotations
 
-import functools
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from deckcheck.cli import main
+from tests._http import serving_folder
 from tests.reliability.test_reliability_bounds import _one_error, _snapshot, run
 from tests.reliability.test_reliability_data import tiny_mirror
 
@@ -35,22 +33,8 @@ def heavy_mirror(root: Path, rows: int = 300_000) -> Path:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
-    root = heavy_mirror(tmp_path / "mirror")
-
-    class Quiet(SimpleHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-            pass
-
-    srv = ThreadingHTTPServer(("127.0.0.1", 0),
-                              functools.partial(Quiet, directory=str(root)))  # fmt: skip
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
+    with serving_folder(heavy_mirror(tmp_path / "mirror")) as url:
+        yield url
 
 
 def test_overall_deadline_covers_the_import(

@@ -18,7 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,7 @@ from deckcheck.errors import DataError, InputError
 from deckcheck.update import download
 from deckcheck.update.download import Fetcher, check_file, commit_downloads, load_state
 from deckcheck.update.sources import Component, load_components, resolve_source
+from tests._http import serving
 
 # --------------------------------------------------------------------------- the test server
 
@@ -129,23 +130,14 @@ def _parse(date: str) -> float:
 @pytest.fixture
 def serve() -> Iterator[Callable[[Path], Mirror]]:
     """Start servers on 127.0.0.1 (port 0); each is shut down and closed afterwards."""
-    started: list[tuple[ThreadingHTTPServer, threading.Thread]] = []
+    with contextlib.ExitStack() as servers:
 
-    def start(root: Path) -> Mirror:
-        m = Mirror(root)
-        srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
-        srv.daemon_threads = True
-        t = threading.Thread(target=srv.serve_forever, daemon=True)
-        t.start()
-        started.append((srv, t))
-        m.url = f"http://127.0.0.1:{srv.server_address[1]}"
-        return m
+        def start(root: Path) -> Mirror:
+            m = Mirror(root)
+            m.url = servers.enter_context(serving(_handler(m)))
+            return m
 
-    yield start
-    for srv, t in started:
-        srv.shutdown()
-        srv.server_close()
-        t.join()
+        yield start
 
 
 def _free_port() -> int:
@@ -401,28 +393,18 @@ def installed(
     root = _build_mirror(shared_data, tmp_path_factory.mktemp("upstream"))
     home = tmp_path_factory.mktemp("updated-home")
     m = Mirror(root)
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    m.url = f"http://127.0.0.1:{srv.server_address[1]}"
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("DECKCHECK_HOME", str(home))
-            mp.setattr(download, "BACKOFF", 0.0)
-            args = ["update", "--source", m.url, "-o", "json"]
-            from click.testing import CliRunner
+    with serving(_handler(m)) as m.url, pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DECKCHECK_HOME", str(home))
+        mp.setattr(download, "BACKOFF", 0.0)
+        args = ["update", "--source", m.url, "-o", "json"]
+        from click.testing import CliRunner
 
-            from deckcheck.cli import cli
+        from deckcheck.cli import cli
 
-            res = CliRunner().invoke(cli, args, catch_exceptions=False)
-            assert res.exit_code == 0, res.output
-            first_requests = m.count()
-            yield Installed(home, m, res.stdout, first_requests)
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join()
+        res = CliRunner().invoke(cli, args, catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        first_requests = m.count()
+        yield Installed(home, m, res.stdout, first_requests)
 
 
 @pytest.fixture

@@ -10,11 +10,9 @@ import datetime as dt
 import json
 import subprocess
 import sys
-import threading
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -27,6 +25,7 @@ from deckcheck.formats.importer import read_faults
 from deckcheck.update import download
 from deckcheck.update.download import check_file
 from deckcheck.update.sources import Component, load_components, resolve_source
+from tests._http import serving
 from tests._realhome import LIMIT_REGULATION_ZIP, upstream_mirror
 from tests.update.test_update import Mirror, _handler, _snapshot
 
@@ -97,12 +96,7 @@ def updated(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
                            ygojson=False)
     home = tmp_path_factory.mktemp("lists-home")
     m = Mirror(root)
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    m.url = f"http://127.0.0.1:{srv.server_address[1]}"
-    try:
+    with serving(_handler(m)) as m.url:
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("DECKCHECK_HOME", str(home))
             mp.setattr(download, "BACKOFF", 0.0)
@@ -113,10 +107,6 @@ def updated(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
             second = CliRunner().invoke(cli, args, catch_exceptions=False)
             snap2 = _snapshot(home)
         yield Updated(home, m, first, second, snap1, snap2, m.count(200), m.count(304))
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join()
 
 
 @pytest.fixture

@@ -4,10 +4,8 @@ release zip) from a real loopback HTTP mirror built from ../shared/data."""
 from __future__ import annotations
 
 import json
-import threading
 import zipfile
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from deckcheck.errors import DataError
 from deckcheck.update import download
 from deckcheck.update.download import check_file
 from deckcheck.update.sources import Component, load_components, resolve_source
+from tests._http import serving
 from tests.update.test_update import Mirror, _build_mirror, _handler
 
 OFFICIAL_KEYS = (
@@ -87,17 +86,8 @@ def mirror(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
         for f in sorted(src.rglob("*.json")):
             zf.write(f, f.relative_to(src).as_posix())
     m = Mirror(root)
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _handler(m))
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    m.url = f"http://127.0.0.1:{srv.server_address[1]}"
-    try:
+    with serving(_handler(m)) as m.url:
         yield m
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join()
 
 
 @pytest.mark.realdata
