@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 INPUTS: Counter[str] = Counter()
 ERRORS: Counter[str] = Counter()  # inputs the reader refused with one clear line
@@ -34,3 +37,12 @@ def report() -> str | None:
     INPUTS.clear()
     ERRORS.clear()
     return f"fuzz inputs per reader: {text}; 0 internal errors"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_counts_printed() -> Iterator[None]:
+    """Autouse in a module that imports it: the module's counts printed after its tests."""
+    yield
+    line = report()
+    if line:
+        print("\n" + line)

@@ -34,6 +34,7 @@ from deckcheck.formats.catalog import load_formats, load_list_file
 from deckcheck.model import Banlist, Deck
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
 from tests.reliability import fuzzcount
+from tests.reliability.fuzzcount import fuzz_counts_printed  # noqa: F401 (autouse)
 
 HOSTILE = FIXTURES / "hostile"
 QUICK = 100
@@ -177,12 +178,6 @@ def reader_outcome(read: Callable[[], Any], kinds: tuple[type, ...], reader: str
     return got
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _fuzz_counts() -> Any:
-    yield
-    line = fuzzcount.report()
-    if line:
-        print("\n" + line)
 
 
 # --------------------------------------------------------------------------- YAML lists

@@ -16,16 +16,8 @@ from hypothesis import strategies as st
 from deckcheck.carddb.importer import ImportSummary, import_files
 from deckcheck.formats import official
 from tests.conftest import SHARED_DATA
-from tests.reliability import fuzzcount
+from tests.reliability.fuzzcount import fuzz_counts_printed  # noqa: F401 (autouse)
 from tests.reliability.test_fuzz import _OPS, fresh, fuzz, mutate, reader_outcome
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _fuzz_counts() -> Any:
-    yield
-    line = fuzzcount.report()
-    if line:
-        print("\n" + line)
 
 
 @pytest.fixture
