@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 from deckcheck.errors import InputError
-from deckcheck.sheet.data import MAIN_ROWS, SIDE_ROWS, Player, Sheet
+from deckcheck.sheet.data import MAIN_ROWS, SIDE_ROWS, TOTALS, Player, Sheet
 
 PLAYER_FIELDS = (
     "First  Middle Names",
@@ -25,13 +25,6 @@ PLAYER_FIELDS = (
     "Event Date - Day",
     "Event Date - Year",
 )
-TOTAL_FIELDS = {
-    "monster": "Total Monster Cards",
-    "spell": "Total Spell Cards",
-    "trap": "Total Trap Cards",
-    "extra": "Total Extra Deck",
-    "side": "Total Side Deck",
-}
 MAIN_TOTAL = "Main Deck Total"
 
 
@@ -53,7 +46,7 @@ def field_names() -> list[str]:
     for section in ("extra", "side"):
         for n in range(1, SIDE_ROWS + 1):
             names += row_fields(section, n)
-    return names + list(TOTAL_FIELDS.values()) + [MAIN_TOTAL]
+    return names + list(TOTALS.values()) + [MAIN_TOTAL]
 
 
 def values(sheet: Sheet, player: Player) -> dict[str, str]:
@@ -83,7 +76,7 @@ def values(sheet: Sheet, player: Player) -> dict[str, str]:
             line = lines[n - 1] if n <= len(lines) else None
             out[name_f] = line.name if line else ""
             out[count_f] = str(line.count) if line else ""
-        out[TOTAL_FIELDS[section]] = str(sheet.total(section))
+        out[TOTALS[section]] = str(sheet.total(section))
     out[MAIN_TOTAL] = str(sheet.main_total)
     return out
 

@@ -14,6 +14,14 @@ from deckcheck.model import Card, Deck
 MAIN_ROWS = 18  # rows of the Monster, Spell and Trap columns on Konami's sheet
 SIDE_ROWS = 15  # rows of the Extra Deck and Side Deck boxes
 KINDS = ("monster", "spell", "trap")
+#: the sheet's total boxes, as Konami prints them (and names the fields of its fillable form)
+TOTALS = {
+    "monster": "Total Monster Cards",
+    "spell": "Total Spell Cards",
+    "trap": "Total Trap Cards",
+    "extra": "Total Extra Deck",
+    "side": "Total Side Deck",
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 from deckcheck.errors import DataError
-from deckcheck.sheet.data import MAIN_ROWS, SIDE_ROWS, Line, Player, Sheet
+from deckcheck.sheet.data import MAIN_ROWS, SIDE_ROWS, TOTALS, Line, Player, Sheet
 from deckcheck.sheet.fonts import CANDIDATES, FontFile, fallback_for_latin, find_font
 
 PAGE_W, PAGE_H = 215.9, 279.4  # US Letter, as Konami's TCG decklist (mm)
@@ -28,13 +28,6 @@ TITLES = {
     "trap": "Trap Cards",
     "extra": "Extra Deck",
     "side": "Side Deck",
-}
-TOTALS = {
-    "monster": "Total Monster Cards",
-    "spell": "Total Spell Cards",
-    "trap": "Total Trap Cards",
-    "extra": "Total Extra Deck",
-    "side": "Total Side Deck",
 }
 
 
