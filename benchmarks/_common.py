@@ -32,8 +32,11 @@ def _realhome() -> Any:
     return module
 
 
+_REALHOME = _realhome()
 #: ``build_full_home(data, home)``: the full card database and the ProjectIgnis lists.
-build_full_home: Callable[..., Path] = _realhome().build_full_home
+build_full_home: Callable[..., Path] = _REALHOME.build_full_home
+#: ``with home_env(home):`` DECKCHECK_HOME pointed at ``home`` for the block, then restored.
+home_env: Callable[[Path], Any] = _REALHOME.home_env
 
 
 def machine() -> dict[str, Any]:

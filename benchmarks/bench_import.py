@@ -38,7 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _common import DEFAULT_DATA, REPO, _realhome, write_result  # noqa: E402
+from _common import DEFAULT_DATA, REPO, _realhome, home_env, write_result  # noqa: E402
 
 TARGETS = {"cdb+locales": 15.0, "cdb+locales+official": 30.0, "everything": 30.0,
            "update unchanged": 2.0}  # issue 18 P5  # fmt: skip
@@ -81,16 +81,9 @@ def _measure(files: list[Path], runs: int, lists: list[Path] | None = None) -> d
             summary = import_files(files, db_path=db_path)
             if lists is not None:
                 t1 = time.perf_counter()
-                saved = os.environ.get("DECKCHECK_HOME")
-                os.environ["DECKCHECK_HOME"] = tmp
-                try:
-                    with contextlib.redirect_stderr(io.StringIO()):  # unmapped-id notes
-                        res = import_lflists(lists, dest=home / "banlists")
-                finally:
-                    if saved is None:
-                        os.environ.pop("DECKCHECK_HOME", None)
-                    else:
-                        os.environ["DECKCHECK_HOME"] = saved
+                # unmapped-id notes go to stderr
+                with home_env(home), contextlib.redirect_stderr(io.StringIO()):
+                    res = import_lflists(lists, dest=home / "banlists")
                 n_lists = len(res.lists)
                 list_times.append(time.perf_counter() - t1)
             times.append(time.perf_counter() - t0)
