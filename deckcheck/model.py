@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from enum import IntFlag
 from functools import cached_property
 from typing import Any, Literal, TypeVar, dataclass_transform
@@ -16,10 +15,25 @@ from typing import Any, Literal, TypeVar, dataclass_transform
 # --------------------------------------------------------------------------- records
 
 _R = TypeVar("_R")
-_NO_DEFAULT = object()
+_T = TypeVar("_T")
 
 
-@dataclass_transform(frozen_default=True)
+class _Factory:
+    """A record field's default made fresh for each record (``field(default_factory=...)``)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]):
+        self.make = make
+
+
+def field(*, default_factory: Callable[[], _T]) -> _T:
+    """A record field whose default is ``default_factory()``, called per record (as in a
+    dataclass: no two records share a mutable default)."""
+    return _Factory(default_factory)  # type: ignore[return-value]
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: type[_R]) -> type[_R]:
     """An immutable record from annotated fields, like a frozen dataclass but cheaper.
 
@@ -27,19 +41,27 @@ def record(cls: type[_R]) -> type[_R]:
     and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which the batch pays
     per card and per finding. Here one small ``__init__`` is compiled per class; equality,
     hash, repr, pickling and ``replace`` are shared. A field is one annotated line (with its
-    default, if any), as in a dataclass. ``dataclasses.replace`` does not apply: use
-    ``obj.replace(**changes)``.
+    default, if any; ``field(default_factory=dict)`` for a fresh one per record), as in a
+    dataclass. ``dataclasses.replace`` does not apply: use ``obj.replace(**changes)``.
     """
     names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
     defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
     params, body, env = [], [], {}
     for n in names:
-        if n in defaults:
-            env[f"_d_{n}"] = defaults[n]
+        got = defaults.get(n, _Factory)
+        if isinstance(got, _Factory):
+            env[f"_f_{n}"] = got.make
+            params.append(f"{n}=_Factory")
+            body.append(f"d[{n!r}] = _f_{n}() if {n} is _Factory else {n}")
+            delattr(cls, n)  # no class attribute standing for a per-record default
+        elif got is not _Factory:
+            env[f"_d_{n}"] = got
             params.append(f"{n}=_d_{n}")
+            body.append(f"d[{n!r}] = {n}")
         else:
             params.append(n)
-        body.append(f"d[{n!r}] = {n}")
+            body.append(f"d[{n!r}] = {n}")
+    env["_Factory"] = _Factory
     post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
     src = (f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
            + "\n ".join(body) + f"\n {post}\n")
@@ -240,29 +262,113 @@ Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 
 
-@dataclass(slots=True)
 class DeckEntry:
-    """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom")."""
+    """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom").
+
+    A plain mutable class with ``__slots__`` (what ``@dataclass(slots=True)`` made, without
+    its cost at start-up): positional or keyword construction, field equality, no hash.
+    """
+
+    __slots__ = ("section", "card_id", "line", "count", "query", "raw")
+    __match_args__ = __slots__
 
     section: Section
     card_id: int | None  # passcode as read; None while a text name is unresolved
     line: int | None  # 1-based line in the source; None for ydke:// input
-    count: int = 1
-    query: str | None = None  # the name as written in a text list
-    raw: str = ""  # the line as written
+    count: int
+    query: str | None  # the name as written in a text list
+    raw: str  # the line as written
+
+    def __init__(
+        self,
+        section: Section,
+        card_id: int | None,
+        line: int | None,
+        count: int = 1,
+        query: str | None = None,
+        raw: str = "",
+    ):
+        self.section = section
+        self.card_id = card_id
+        self.line = line
+        self.count = count
+        self.query = query
+        self.raw = raw
+
+    def _astuple(self) -> tuple[Any, ...]:
+        return (self.section, self.card_id, self.line, self.count, self.query, self.raw)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
+
+    def __repr__(self) -> str:
+        return (f"DeckEntry(section={self.section!r}, card_id={self.card_id!r}, "
+                f"line={self.line!r}, count={self.count!r}, query={self.query!r}, "
+                f"raw={self.raw!r})")  # fmt: skip
+
+    def replace(self, **changes: Any) -> DeckEntry:
+        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
+        return _replace_slots(self, changes)
 
 
-@dataclass(slots=True)
 class Deck:
-    """A deck as read: entries per section in file order, plus problems found while reading."""
+    """A deck as read: entries per section in file order, plus problems found while reading.
+
+    A plain mutable class with ``__slots__`` (see ``DeckEntry``); each list field is a new
+    list per deck unless given.
+    """
+
+    __slots__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
+    __match_args__ = __slots__
 
     source: str  # file path, "ydke://…", or "<stdin>"
-    main: list[DeckEntry] = field(default_factory=list)
-    extra: list[DeckEntry] = field(default_factory=list)
-    side: list[DeckEntry] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)  # DC101/DC102/DC103 from reading
-    kind: str = "ydk"  # ydk | ydke | text
-    comments: list[str] = field(default_factory=list)  # header comments to keep on rewrite
+    main: list[DeckEntry]
+    extra: list[DeckEntry]
+    side: list[DeckEntry]
+    findings: list[Finding]  # DC101/DC102/DC103 from reading
+    kind: str  # ydk | ydke | text
+    comments: list[str]  # header comments to keep on rewrite
+
+    def __init__(
+        self,
+        source: str,
+        main: list[DeckEntry] | None = None,
+        extra: list[DeckEntry] | None = None,
+        side: list[DeckEntry] | None = None,
+        findings: list[Finding] | None = None,
+        kind: str = "ydk",
+        comments: list[str] | None = None,
+    ):
+        self.source = source
+        self.main = [] if main is None else main
+        self.extra = [] if extra is None else extra
+        self.side = [] if side is None else side
+        self.findings = [] if findings is None else findings
+        self.kind = kind
+        self.comments = [] if comments is None else comments
+
+    def _astuple(self) -> tuple[Any, ...]:
+        return (self.source, self.main, self.extra, self.side, self.findings, self.kind,
+                self.comments)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"Deck({body})"
+
+    def replace(self, **changes: Any) -> Deck:
+        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
+        return _replace_slots(self, changes)
 
     def section(self, name: Section) -> list[DeckEntry]:
         return getattr(self, name)  # type: ignore[no-any-return]
@@ -272,6 +378,17 @@ class Deck:
 
     def counts(self) -> dict[str, int]:
         return {s: sum(e.count for e in self.section(s)) for s in SECTIONS}
+
+
+_S = TypeVar("_S", Deck, DeckEntry)
+
+
+def _replace_slots(obj: _S, changes: dict[str, Any]) -> _S:
+    names = obj.__slots__
+    bad = [n for n in changes if n not in names]
+    if bad:
+        raise TypeError(f"{type(obj).__name__}.replace() got an unexpected field {bad[0]!r}")
+    return obj.__class__(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
 
 
 # --------------------------------------------------------------------------- findings
@@ -333,8 +450,8 @@ class Group(Record):
     cards: frozenset[int]
 
 
-@dataclass(frozen=True, slots=True)
-class Banlist:
+@record
+class Banlist(Record):
     """One version of a Forbidden/Limited list, keyed by canonical passcode."""
 
     name: str  # e.g. "2026.05 TCG"
@@ -385,8 +502,8 @@ class SizeRange(Record):
 LegendRule = Literal["none", "one_total", "one_per_type"]
 
 
-@dataclass(frozen=True, slots=True)
-class Format:
+@record
+class Format(Record):
     """A format on one date: sizes, copies, pool and the list family that applies.
 
     ``changes`` holds date-dependent overrides ((from_date, {field: value}), oldest first);
@@ -415,8 +532,8 @@ class Format:
 
     def at(self, date: dt.date) -> Format:
         """The format with every change whose date is not after ``date`` applied."""
-        out = replace(self, changes=())
+        out = self.replace(changes=())
         for since, overrides in self.changes:
             if since <= date:
-                out = replace(out, **overrides)
+                out = out.replace(**overrides)
         return out

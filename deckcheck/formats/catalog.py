@@ -11,7 +11,6 @@ of them; by default ``deckcheck.cardnames.installed_resolvers()``.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
 from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
+from deckcheck.fsio import sha1_hex
 from deckcheck.model import Banlist, Format
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def blob_name(path: Path) -> str | None:
     if st is None:
         return None
     raw = json.dumps([CACHE_VERSION, st, _stat_key(paths.database_path())])
-    return hashlib.sha1(raw.encode()).hexdigest()[:20]
+    return sha1_hex(raw.encode())[:20]
 
 
 def seed_cache(path: Path, b: Banlist) -> None:
@@ -124,11 +124,15 @@ class ListStore:
     @classmethod
     def default(cls, resolvers: Resolvers | None = None) -> ListStore:
         """The built-in lists and the user's ``lists_dir()``, names resolved through the
-        installed card database unless ``resolvers`` says otherwise."""
-        return cls(
-            [paths.builtin_banlists_dir(), paths.lists_dir()],
-            resolvers=resolvers or default_resolvers(),
-        )
+        installed card database unless ``resolvers`` says otherwise (made when a list is
+        first compiled: a warm cache needs no resolver, nor ``deckcheck.cardnames``)."""
+        return cls([paths.builtin_banlists_dir(), paths.lists_dir()], resolvers=resolvers)
+
+    def resolvers(self) -> Resolvers:
+        """This store's resolver factory (the installed database's unless given), made once."""
+        if self._resolvers is None:
+            self._resolvers = default_resolvers()
+        return self._resolvers
 
     # ---- cache
 
@@ -151,7 +155,7 @@ class ListStore:
         return [CACHE_VERSION, _stat_key(paths.database_path()), [_stat_key(f) for f in files]]
 
     def _index_path(self) -> Path:
-        h = hashlib.sha1("\0".join(map(str, self.dirs)).encode()).hexdigest()[:12]
+        h = sha1_hex("\0".join(map(str, self.dirs)).encode())[:12]
         return self.cache_dir / f"lists-{h}.json"
 
     def _index(self) -> list[dict[str, Any]]:
@@ -169,7 +173,6 @@ class ListStore:
     def _compile(self, files: list[Path], key: list[Any]) -> list[dict[str, Any]]:
         # Incremental: each file's compiled body is cached under its own (path, mtime, size)
         # and the database stat, so only new or changed files go through yaml + pydantic.
-        resolvers = self._resolvers
         by_slot: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         store = self.cache_dir / "lists"
         writable = True
@@ -179,9 +182,7 @@ class ListStore:
             if not isinstance(body, dict):
                 from deckcheck.formats.compile import list_dict
 
-                if resolvers is None:
-                    resolvers = self._resolvers = default_resolvers()
-                body = list_dict(f, resolvers())
+                body = list_dict(f, self.resolvers()())
                 if blob and writable:
                     try:
                         write_atomic(store / f"{blob}.json", json.dumps(body, ensure_ascii=False))
@@ -342,7 +343,7 @@ class ListStore:
         file_part = ref.split("#", 1)[0]
         low = file_part.lower()
         if low.endswith((".yaml", ".yml", ".conf")) or os.path.isfile(file_part):
-            return load_list_file(ref, date, self._resolvers)
+            return load_list_file(ref, date, self.resolvers())
         if "@" in ref:
             family, _, day = ref.partition("@")
             family = family.strip().lower()
@@ -488,7 +489,7 @@ def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
     files = _format_files(extra_files)
     key = [CACHE_VERSION, [_stat_key(f) for f in files]]
     cache = paths.cache_dir() / (
-        "formats-" + hashlib.sha1(json.dumps(key).encode()).hexdigest()[:12] + ".json"
+        "formats-" + sha1_hex(json.dumps(key).encode())[:12] + ".json"
     )
     merged = _read_json(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
