@@ -46,7 +46,9 @@ def record(cls: type[_R]) -> type[_R]:
     """
     names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
     defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    params, body, env = [], [], {}
+    params: list[str] = []
+    body: list[str] = []
+    env: dict[str, Any] = {}
     for n in names:
         got = defaults.get(n, _Factory)
         if isinstance(got, _Factory):
@@ -270,7 +272,7 @@ class DeckEntry:
     """
 
     __slots__ = ("section", "card_id", "line", "count", "query", "raw")
-    __match_args__ = __slots__
+    __match_args__ = ("section", "card_id", "line", "count", "query", "raw")
 
     section: Section
     card_id: int | None  # passcode as read; None while a text name is unresolved
@@ -323,7 +325,7 @@ class Deck:
     """
 
     __slots__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
-    __match_args__ = __slots__
+    __match_args__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
 
     source: str  # file path, "ydke://…", or "<stdin>"
     main: list[DeckEntry]
