@@ -72,7 +72,10 @@ class Checker:
         return read_item(item)
 
     def resolve(self, deck: Any) -> Any:
-        return self.loader.resolve(deck)
+        deck = self.loader.resolve(deck)
+        # the deck's cards read in one query (the checks' ``get`` then finds them cached)
+        self.db.get_many([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
+        return deck
 
     def __call__(self, item: Item) -> DeckReport:
         from deckcheck.validate import check_deck, unreadable

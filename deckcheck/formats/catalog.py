@@ -44,9 +44,9 @@ def write_atomic(path: Path, text: str) -> None:
     fsio.write_atomic(path, text, mkdir=True, fsync=False)
 
 
-def _stat_key(p: Path) -> list[Any] | None:
+def _stat_key(p: Path | str) -> list[Any] | None:
     try:
-        st = p.stat()
+        st = os.stat(p)
     except OSError:
         return None
     return [str(p), st.st_mtime_ns, st.st_size]
@@ -136,8 +136,10 @@ class ListStore:
 
     # ---- cache
 
-    def _files(self) -> list[Path]:
-        files: list[Path] = []
+    def _files(self) -> list[str]:
+        # Plain strings (``DirEntry.path``, what ``str(Path(...))`` gives for them): the warm
+        # path builds no Path object per list file, only the cache key.
+        files: list[str] = []
         for d in self.dirs:
             try:
                 fams = [e for e in os.scandir(d) if e.is_dir() and e.name != "formats"]
@@ -145,13 +147,13 @@ class ListStore:
                 continue
             for fam in sorted(fams, key=lambda e: e.name):
                 files.extend(
-                    Path(e.path)
+                    e.path
                     for e in sorted(os.scandir(fam.path), key=lambda e: e.name)
                     if _DATE_FILE.match(e.name) and e.is_file()
                 )
         return files
 
-    def _key(self, files: list[Path]) -> list[Any]:
+    def _key(self, files: list[str]) -> list[Any]:
         return [CACHE_VERSION, _stat_key(paths.database_path()), [_stat_key(f) for f in files]]
 
     def _index_path(self) -> Path:
@@ -170,13 +172,13 @@ class ListStore:
         self._meta = self._compile(files, key)
         return self._meta
 
-    def _compile(self, files: list[Path], key: list[Any]) -> list[dict[str, Any]]:
+    def _compile(self, names: list[str], key: list[Any]) -> list[dict[str, Any]]:
         # Incremental: each file's compiled body is cached under its own (path, mtime, size)
         # and the database stat, so only new or changed files go through yaml + pydantic.
         by_slot: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         store = self.cache_dir / "lists"
         writable = True
-        for f in files:
+        for f in map(Path, names):
             blob = blob_name(f)
             body = _read_json(store / f"{blob}.json") if blob else None
             if not isinstance(body, dict):
@@ -486,6 +488,12 @@ def _format_files(extra_files: Sequence[str | Path]) -> list[Path]:
 def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
     """Every format by id: shipped, the user's ``formats_dir()``, then ``extra_files``
     (later files win)."""
+    return {fid: format_from_dict(d) for fid, d in sorted(_compiled_formats(extra_files).items())}
+
+
+def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, Any]]:
+    """Every format by id in the cache's JSON shape (``extends`` merged), compiled when the
+    cache is cold."""
     files = _format_files(extra_files)
     key = [CACHE_VERSION, [_stat_key(f) for f in files]]
     cache = paths.cache_dir() / (
@@ -507,16 +515,18 @@ def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
             fsio.remove_others(cache, "formats-*.json")  # compiled from format files since changed
         except OSError:
             pass  # a read-only home still validates; it just compiles every time
-    return {fid: format_from_dict(d) for fid, d in sorted(merged["formats"].items())}
+    formats: dict[str, dict[str, Any]] = merged["formats"]
+    return formats
 
 
 def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format:
-    """One format by id, with a clear error listing the known ids."""
-    known = load_formats(extra_files)
+    """One format by id, with a clear error listing the known ids (only that one is
+    decoded from the cache)."""
+    known = _compiled_formats(extra_files)
     got = known.get(format_id.strip().lower())
     if got is None:
         raise DataError(
             f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
             "(`deckcheck formats` describes them)"
         )
-    return got
+    return format_from_dict(got)
