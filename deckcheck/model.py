@@ -7,109 +7,14 @@ models that check YAML files live in ``deckcheck.formats.schema`` and are conver
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from enum import IntFlag
 from functools import cached_property
-from typing import Any, Literal, TypeVar, dataclass_transform
+from typing import Any, Literal, TypeVar
 
-# --------------------------------------------------------------------------- records
-
-_R = TypeVar("_R")
-_T = TypeVar("_T")
-
-
-class _Factory:
-    """A record field's default made fresh for each record (``field(default_factory=...)``)."""
-
-    __slots__ = ("make",)
-
-    def __init__(self, make: Callable[[], Any]):
-        self.make = make
-
-
-def field(*, default_factory: Callable[[], _T]) -> _T:
-    """A record field whose default is ``default_factory()``, called per record (as in a
-    dataclass: no two records share a mutable default)."""
-    return _Factory(default_factory)  # type: ignore[return-value]
-
-
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[_R]) -> type[_R]:
-    """An immutable record from annotated fields, like a frozen dataclass but cheaper.
-
-    ``dataclasses`` spends about a millisecond per class at import (start-up is a feature)
-    and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which the batch pays
-    per card and per finding. Here one small ``__init__`` is compiled per class; equality,
-    hash, repr, pickling and ``replace`` are shared. A field is one annotated line (with its
-    default, if any; ``field(default_factory=dict)`` for a fresh one per record), as in a
-    dataclass. ``dataclasses.replace`` does not apply: use ``obj.replace(**changes)``.
-    """
-    names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    params: list[str] = []
-    body: list[str] = []
-    env: dict[str, Any] = {}
-    for n in names:
-        got = defaults.get(n, _Factory)
-        if isinstance(got, _Factory):
-            env[f"_f_{n}"] = got.make
-            params.append(f"{n}=_Factory")
-            body.append(f"d[{n!r}] = _f_{n}() if {n} is _Factory else {n}")
-            delattr(cls, n)  # no class attribute standing for a per-record default
-        elif got is not _Factory:
-            env[f"_d_{n}"] = got
-            params.append(f"{n}=_d_{n}")
-            body.append(f"d[{n!r}] = {n}")
-        else:
-            params.append(n)
-            body.append(f"d[{n!r}] = {n}")
-    env["_Factory"] = _Factory
-    post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
-    src = (f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
-           + "\n ".join(body) + f"\n {post}\n")
-    exec(src, env)  # noqa: S102 - the source is built from the class's own field names
-    init = env["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc,method-assign]
-    cls._fields = names  # type: ignore[attr-defined]
-    return cls
-
-
-class Record:
-    """Base of the ``@record`` classes: the shared methods of an immutable record."""
-
-    _fields: tuple[str, ...] = ()
-    __post_init__: Callable[[], None]
-
-    def _astuple(self) -> tuple[Any, ...]:
-        d = self.__dict__
-        return tuple([d[n] for n in self._fields])
-
-    def replace(self: _R, **changes: Any) -> _R:
-        """A copy with some fields changed (``dataclasses.replace`` for records)."""
-        d = self.__dict__  # type: ignore[attr-defined]
-        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._astuple())
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.__dict__[n]!r}" for n in self._fields)
-        return f"{self.__class__.__name__}({body})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (self.__class__, self._astuple())
+# re-exported: the services build their records with these, imported from here
+from deckcheck.records import Record as Record
+from deckcheck.records import field as field
+from deckcheck.records import record as record
 
 # --------------------------------------------------------------------------- cards
 
@@ -237,6 +142,29 @@ class Card(Record):
     tcg_date: dt.date | None = None
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
+
+    def __init__(
+        self, id: int, name: str, canonical: int, alias_kind: AliasKind, type_bits: int,
+        scopes: Scope, level: int = 0, atk: int = 0, defense: int = 0, race: int = 0,
+        attribute: int = 0, ocg_date: dt.date | None = None, tcg_date: dt.date | None = None,
+        md_date: dt.date | None = None, dl_date: dt.date | None = None,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["id"] = id
+        d["name"] = name
+        d["canonical"] = canonical
+        d["alias_kind"] = alias_kind
+        d["type_bits"] = type_bits
+        d["scopes"] = scopes
+        d["level"] = level
+        d["atk"] = atk
+        d["defense"] = defense
+        d["race"] = race
+        d["attribute"] = attribute
+        d["ocg_date"] = ocg_date
+        d["tcg_date"] = tcg_date
+        d["md_date"] = md_date
+        d["dl_date"] = dl_date
 
     @cached_property
     def kind(self) -> CardKind:
@@ -415,6 +343,26 @@ class Finding(Record):
     candidates: tuple[tuple[int, str], ...] = ()  # (id, name) for DC102/DC103
     waived: bool = False  # --ignore/--select: shown, but it does not make the deck fail
 
+    def __init__(
+        self, code: str, rule: str, severity: Severity, message: str,
+        section: Section | None = None, line: int | None = None, card_id: int | None = None,
+        card_name: str | None = None, count: int | None = None, limit: int | None = None,
+        candidates: tuple[tuple[int, str], ...] = (), waived: bool = False,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["code"] = code
+        d["rule"] = rule
+        d["severity"] = severity
+        d["message"] = message
+        d["section"] = section
+        d["line"] = line
+        d["card_id"] = card_id
+        d["card_name"] = card_name
+        d["count"] = count
+        d["limit"] = limit
+        d["candidates"] = candidates
+        d["waived"] = waived
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": self.code,
@@ -451,6 +399,12 @@ class Group(Record):
     limit: int
     cards: frozenset[int]
 
+    def __init__(self, name: str, limit: int, cards: frozenset[int]) -> None:
+        d = self.__dict__
+        d["name"] = name
+        d["limit"] = limit
+        d["cards"] = cards
+
 
 @record
 class Banlist(Record):
@@ -467,6 +421,26 @@ class Banlist(Record):
     source: str = ""
     path: str = ""  # file it was loaded from
     date_exact: bool = True  # False when only the month was known
+
+    def __init__(
+        self, name: str, family: str, effective: dt.date,
+        mode: Literal["blacklist", "whitelist"] = "blacklist",
+        limits: dict[int, int] | None = None, names: dict[int, str] | None = None,
+        groups: tuple[Group, ...] = (), points: dict[int, int] | None = None,
+        source: str = "", path: str = "", date_exact: bool = True,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["name"] = name
+        d["family"] = family
+        d["effective"] = effective
+        d["mode"] = mode
+        d["limits"] = {} if limits is None else limits
+        d["names"] = {} if names is None else names
+        d["groups"] = groups
+        d["points"] = {} if points is None else points
+        d["source"] = source
+        d["path"] = path
+        d["date_exact"] = date_exact
 
     def limit_of(self, canonical: int) -> int | None:
         """Copies allowed by the list (None: not listed). Whitelist: unlisted means 0."""
@@ -490,6 +464,11 @@ class SizeRange(Record):
     min: int = 0
     max: int | None = None  # None: no upper limit
 
+    def __init__(self, min: int = 0, max: int | None = None) -> None:
+        d = self.__dict__
+        d["min"] = min
+        d["max"] = max
+
     def contains(self, n: int) -> bool:
         return n >= self.min and (self.max is None or n <= self.max)
 
@@ -502,6 +481,8 @@ class SizeRange(Record):
 
 
 LegendRule = Literal["none", "one_total", "one_per_type"]
+#: a format's default section sizes (its fields' defaults)
+_MAIN, _EXTRA, _SIDE = SizeRange(40, 60), SizeRange(0, 15), SizeRange(0, 15)
 
 
 @record
@@ -514,9 +495,9 @@ class Format(Record):
 
     id: str
     name: str
-    main: SizeRange = SizeRange(40, 60)
-    extra: SizeRange = SizeRange(0, 15)
-    side: SizeRange = SizeRange(0, 15)
+    main: SizeRange = _MAIN
+    extra: SizeRange = _EXTRA
+    side: SizeRange = _SIDE
     copies: int = 3
     list_family: str | None = None  # None: the format has no list
     forbidden_as_limited: bool = False  # Traditional
@@ -531,6 +512,39 @@ class Format(Record):
     description: str = ""
     source: str = ""
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()
+
+    def __init__(
+        self, id: str, name: str, main: SizeRange = _MAIN, extra: SizeRange = _EXTRA,
+        side: SizeRange = _SIDE,
+        copies: int = 3, list_family: str | None = None, forbidden_as_limited: bool = False,
+        pool: frozenset[str] = frozenset(), release_region: str | None = None,
+        release_cutoff: dt.date | None = None, skills: SizeRange | None = None,
+        legend: LegendRule = "none",
+        extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"}),
+        banned_types: frozenset[str] = frozenset(), points_cap: int | None = None,
+        description: str = "", source: str = "",
+        changes: tuple[tuple[dt.date, dict[str, Any]], ...] = (),
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["id"] = id
+        d["name"] = name
+        d["main"] = main
+        d["extra"] = extra
+        d["side"] = side
+        d["copies"] = copies
+        d["list_family"] = list_family
+        d["forbidden_as_limited"] = forbidden_as_limited
+        d["pool"] = pool
+        d["release_region"] = release_region
+        d["release_cutoff"] = release_cutoff
+        d["skills"] = skills
+        d["legend"] = legend
+        d["extra_deck_types"] = extra_deck_types
+        d["banned_types"] = banned_types
+        d["points_cap"] = points_cap
+        d["description"] = description
+        d["source"] = source
+        d["changes"] = changes
 
     def at(self, date: dt.date) -> Format:
         """The format with every change whose date is not after ``date`` applied."""

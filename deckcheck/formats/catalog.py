@@ -466,12 +466,13 @@ def load_list_file(
 # --------------------------------------------------------------------------- formats
 
 
-def _format_files(extra_files: Sequence[str | Path]) -> list[Path]:
-    files: list[Path] = []
+def _format_files(extra_files: Sequence[str | Path]) -> list[str]:
+    # plain strings, as the cache key holds them (no Path per file on the warm path)
+    files: list[str] = []
     for d in (paths.builtin_banlists_dir() / "formats", paths.formats_dir()):
         try:
             files.extend(
-                Path(e.path)
+                e.path
                 for e in sorted(os.scandir(d), key=lambda e: e.name)
                 if e.name.endswith((".yaml", ".yml")) and e.is_file()
             )
@@ -481,7 +482,7 @@ def _format_files(extra_files: Sequence[str | Path]) -> list[Path]:
         p = Path(f).expanduser()
         if not p.is_file():
             raise InputError("format file not found", where=str(p))
-        files.append(p.resolve())
+        files.append(str(p.resolve()))
     return files
 
 
@@ -505,7 +506,7 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
 
         raw: dict[str, dict[str, Any]] = {}
         for f in files:
-            d = format_file(f)
+            d = format_file(Path(f))
             raw[d["id"]] = d
         merged = {"key": key, "formats": merge_formats(raw)}
         try:
