@@ -1,9 +1,11 @@
-"""The installed lists and formats: found on disk, compiled once into a JSON cache, picked by
+"""The installed lists and formats: found on disk, compiled once into a cache, picked by
 family and date, name, or file.
 
 Warm path: one ``os.scandir`` per family folder to build the cache key ((path, mtime, size) of
 every YAML file, plus the card database's stat since ids are mapped to canonical ones), then
-``json`` only; yaml and pydantic (``formats.compile``) are imported only to rebuild the cache.
+``marshal`` only (the compiled shapes are JSON-ready data, stored with the interpreter's own
+format: nothing to import, several times faster to read than JSON); yaml and pydantic
+(``formats.compile``) are imported only to rebuild the cache.
 Compiling needs a card resolver (``formats.compile.CardResolver``): the caller gives a factory
 of them; by default ``deckcheck.cardnames.installed_resolvers()``.
 """
@@ -11,7 +13,7 @@ of them; by default ``deckcheck.cardnames.installed_resolvers()``.
 from __future__ import annotations
 
 import datetime as dt
-import json
+import marshal
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -30,14 +32,17 @@ if TYPE_CHECKING:
 #: Makes one card resolver per list file compiled (see ``formats.compile.CardResolver``).
 Resolvers = Callable[[], "CardResolver"]
 
-CACHE_VERSION = 3  # 2: treated-as ids kept in lists; 3: date_exact/source in the index
+CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in the index; 4: marshal
+#: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<h>``); older
+#: deckchecks wrote ``.json`` files, removed like any stale cache file
+SUFFIX = ".marshal"
 _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` all or nothing, creating its folder (raises OSError)."""
     from deckcheck import fsio  # only writers need it; the warm read path does not
 
@@ -52,11 +57,17 @@ def _stat_key(p: Path | str) -> list[Any] | None:
     return [str(p), st.st_mtime_ns, st.st_size]
 
 
-def _read_json(p: Path) -> Any:
+def _read_cache(p: Path) -> Any:
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with open(p, "rb") as f:
+            return marshal.load(f)
+    except (OSError, ValueError, EOFError, TypeError):
         return None  # missing or damaged cache: rebuild
+
+
+def _write_cache(path: Path, data: Any) -> None:
+    """``data`` (JSON-ready: dicts, lists, str, int, bool, None) as a cache file."""
+    write_atomic(path, marshal.dumps(data))
 
 
 _NAME_DATE = re.compile(r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
@@ -84,7 +95,7 @@ def blob_name(path: Path) -> str | None:
     st = _stat_key(path)
     if st is None:
         return None
-    raw = json.dumps([CACHE_VERSION, st, _stat_key(paths.database_path())])
+    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_path())])
     return sha1_hex(raw.encode())[:20]
 
 
@@ -96,8 +107,7 @@ def seed_cache(path: Path, b: Banlist) -> None:
     body = banlist_to_dict(b)
     body["path"] = str(path)
     try:
-        text = json.dumps(body, ensure_ascii=False)
-        write_atomic(paths.cache_dir() / "lists" / f"{blob}.json", text)
+        _write_cache(paths.cache_dir() / "lists" / f"{blob}{SUFFIX}", body)
     except OSError:
         pass
 
@@ -158,14 +168,14 @@ class ListStore:
 
     def _index_path(self) -> Path:
         h = sha1_hex("\0".join(map(str, self.dirs)).encode())[:12]
-        return self.cache_dir / f"lists-{h}.json"
+        return self.cache_dir / f"lists-{h}{SUFFIX}"
 
     def _index(self) -> list[dict[str, Any]]:
         if self._meta is not None:
             return self._meta
         files = self._files()
         key = self._key(files)
-        cached = _read_json(self._index_path())
+        cached = _read_cache(self._index_path())
         if isinstance(cached, dict) and cached.get("key") == key:
             self._meta = cached["lists"]
             return self._meta
@@ -180,14 +190,14 @@ class ListStore:
         writable = True
         for f in map(Path, names):
             blob = blob_name(f)
-            body = _read_json(store / f"{blob}.json") if blob else None
+            body = _read_cache(store / f"{blob}{SUFFIX}") if blob else None
             if not isinstance(body, dict):
                 from deckcheck.formats.compile import list_dict
 
                 body = list_dict(f, self.resolvers()())
                 if blob and writable:
                     try:
-                        write_atomic(store / f"{blob}.json", json.dumps(body, ensure_ascii=False))
+                        _write_cache(store / f"{blob}{SUFFIX}", body)
                     except OSError:
                         writable = False  # read-only home: keep the lists in memory only
             want = (f.parent.name, f.stem)
@@ -214,7 +224,8 @@ class ListStore:
             self._loaded[blob or body["path"]] = banlist_from_dict(body)
         if writable:
             try:
-                write_atomic(self._index_path(), json.dumps({"key": key, "lists": meta}))
+                _write_cache(self._index_path(), {"key": key, "lists": meta})
+                self._index_path().with_suffix(".json").unlink(missing_ok=True)  # an older one
                 self._prune(store, {m["blob"] for m in meta})
             except OSError:
                 pass
@@ -228,7 +239,8 @@ class ListStore:
             return
         cutoff = dt.datetime.now().timestamp() - 86400
         for e in entries:
-            if e.name.endswith(".json") and e.name[:-5] not in keep:
+            stem, dot, ext = e.name.rpartition(".")
+            if dot and ext in ("json", SUFFIX[1:]) and stem not in keep:
                 try:
                     if e.stat().st_mtime < cutoff:
                         os.unlink(e.path)
@@ -238,7 +250,7 @@ class ListStore:
     def _load(self, m: dict[str, Any]) -> Banlist:
         got = self._loaded.get(m["blob"] or m["path"])
         if got is None:
-            body = _read_json(self.cache_dir / "lists" / f"{m['blob']}.json")
+            body = _read_cache(self.cache_dir / "lists" / f"{m['blob']}{SUFFIX}")
             if not isinstance(body, dict):
                 # The cache lost a file under us: rebuild everything once.
                 self._meta = None
@@ -498,9 +510,9 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     files = _format_files(extra_files)
     key = [CACHE_VERSION, [_stat_key(f) for f in files]]
     cache = paths.cache_dir() / (
-        "formats-" + sha1_hex(json.dumps(key).encode())[:12] + ".json"
+        "formats-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
     )
-    merged = _read_json(cache)
+    merged = _read_cache(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
         from deckcheck.formats.compile import format_file, merge_formats
 
@@ -510,10 +522,11 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
             raw[d["id"]] = d
         merged = {"key": key, "formats": merge_formats(raw)}
         try:
-            write_atomic(cache, json.dumps(merged, ensure_ascii=False))
+            _write_cache(cache, merged)
             from deckcheck import fsio
 
-            fsio.remove_others(cache, "formats-*.json")  # compiled from format files since changed
+            fsio.remove_others(cache, f"formats-*{SUFFIX}")  # from format files since changed
+            fsio.remove_others(cache, "formats-*.json")  # an older deckcheck's
         except OSError:
             pass  # a read-only home still validates; it just compiles every time
     formats: dict[str, dict[str, Any]] = merged["formats"]
