@@ -44,8 +44,10 @@ from _common import DEFAULT_DATA, build_full_home, machine, write_result  # noqa
 
 LIST = "banlists/projectignis-lflists/TCG/2026.05 TCG.lflist.conf"
 DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
-#: deckcheck as its console script starts it (the peer is a script file too, no runpy)
-DECKCHECK = ["-c", "import sys; from deckcheck.cli import main; sys.exit(main())"]
+#: deckcheck as its console script starts it (the peer is a script file too, no runpy).
+#: ``-P``: no working folder on sys.path, as for a console script; without it, run from
+#: another checkout, ``python -c`` would import that checkout's deckcheck, not this one's.
+DECKCHECK = ["-P", "-c", "import sys; from deckcheck.cli import main; sys.exit(main())"]
 
 
 def env_for(home: Path) -> dict[str, str]:

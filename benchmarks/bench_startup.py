@@ -49,9 +49,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         build_home(args.data, home)
-        env = {**os.environ, "DECKCHECK_HOME": str(home)}
+        # this checkout's deckcheck, whatever the working folder (``-P``: not on sys.path)
+        env = {**os.environ, "DECKCHECK_HOME": str(home), "PYTHONPATH": str(HERE.parent)}
         env.pop("GITHUB_ACTIONS", None)
-        validate = [sys.executable, "-m", "deckcheck", "validate", "--date", "2026-06-01"]
+        validate = [sys.executable, "-P", "-m", "deckcheck", "validate", "--date", "2026-06-01"]
         validate.append(str(deck))
         baseline = [sys.executable, "-c", "pass"]
         for _ in range(3):  # warm-up: compiled list and format caches, OS file cache
@@ -67,7 +68,8 @@ def main() -> int:
             f"print(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
         )
         proc = subprocess.run(
-            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=False
+            [sys.executable, "-P", "-c", probe], env=env, capture_output=True, text=True,
+            check=False,
         )
         heavy = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""
     vm, bm = statistics.median(v), statistics.median(b)

@@ -33,6 +33,24 @@ class Job(Record):
     format_files: tuple[str, ...] = ()
     upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
 
+    def __init__(
+        self, fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None,
+        lang: str | None, db_path: str | None, deck_formats: bool = False,
+        banlist_ref: str | None = None, format_files: tuple[str, ...] = (),
+        upcoming: Banlist | None = None,
+    ) -> None:  # fmt: skip  # written out: see model.record
+        d = self.__dict__
+        d["fmt"] = fmt
+        d["banlist"] = banlist
+        d["date"] = date
+        d["points_cap"] = points_cap
+        d["lang"] = lang
+        d["db_path"] = db_path
+        d["deck_formats"] = deck_formats
+        d["banlist_ref"] = banlist_ref
+        d["format_files"] = format_files
+        d["upcoming"] = upcoming
+
 
 class Checker:
     """Reads, resolves and validates one input at a time; the card database opened once."""
@@ -72,7 +90,10 @@ class Checker:
         return read_item(item)
 
     def resolve(self, deck: Any) -> Any:
-        return self.loader.resolve(deck)
+        deck = self.loader.resolve(deck)
+        # the deck's cards read in one query (the checks' ``get`` then finds them cached)
+        self.db.get_many([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
+        return deck
 
     def __call__(self, item: Item) -> DeckReport:
         from deckcheck.validate import check_deck, unreadable
@@ -235,6 +256,21 @@ class Request(Record):
     points_cap: int | None = None
     lang: str | None = None
     jobs: int | str = "auto"  # a count, or "auto" (see plan_workers)
+
+    def __init__(
+        self, inputs: tuple[str, ...], format_id: str = "tcg", banlist_ref: str | None = None,
+        date: dt.date | None = None, format_files: tuple[str, ...] = (),
+        points_cap: int | None = None, lang: str | None = None, jobs: int | str = "auto",
+    ) -> None:  # fmt: skip  # written out: see model.record
+        d = self.__dict__
+        d["inputs"] = inputs
+        d["format_id"] = format_id
+        d["banlist_ref"] = banlist_ref
+        d["date"] = date
+        d["format_files"] = format_files
+        d["points_cap"] = points_cap
+        d["lang"] = lang
+        d["jobs"] = jobs
 
 
 class Run:

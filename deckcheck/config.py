@@ -15,7 +15,6 @@ In a folder, ``deckcheck.toml`` wins over ``pyproject.toml``; a ``pyproject.toml
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +36,27 @@ KEYS: dict[str, tuple[type, Any, str]] = {
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
 
 
-@dataclass
 class Config:
-    """The settings of one config file (or none), checked, with where they came from."""
+    """The settings of one config file (or none), checked, with where they came from.
 
-    path: Path | None = None
-    values: dict[str, Any] = field(default_factory=dict)
+    A plain class (what ``@dataclass`` made, without its cost on every start)."""
+
+    path: Path | None
+    values: dict[str, Any]
+
+    def __init__(self, path: Path | None = None, values: dict[str, Any] | None = None):
+        self.path = path
+        self.values = {} if values is None else values
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return (self.path, self.values) == (other.path, other.values)  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Config(path={self.path!r}, values={self.values!r})"
 
     @property
     def base(self) -> Path | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import stat
 from collections.abc import Iterator
@@ -267,12 +266,30 @@ def read_bounded(source: str | os.PathLike[str] | BinaryIO, max_bytes: int) -> b
     return data
 
 
+# hashlib is imported where a digest is taken: importing it loads OpenSSL (~6 ms), which
+# the commands that only read (``validate``) never need.
+
+
 def sha256_bytes(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()
+
+
+def sha1_hex(data: bytes) -> str:
+    """Hex sha1 of ``data`` (cache file names): CPython's own ``_sha1`` when there is one,
+    the same digest as ``hashlib.sha1`` without loading OpenSSL."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # another Python
+        from hashlib import sha1
+    return sha1(data).hexdigest()
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:
     """Hex sha256 of a file, read in 1 MiB chunks."""
+    import hashlib
+
     h = hashlib.sha256()
     with Path(path).open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):

@@ -7,85 +7,14 @@ models that check YAML files live in ``deckcheck.formats.schema`` and are conver
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from enum import IntFlag
 from functools import cached_property
-from typing import Any, Literal, TypeVar, dataclass_transform
+from typing import Any, Literal, TypeVar
 
-# --------------------------------------------------------------------------- records
-
-_R = TypeVar("_R")
-_NO_DEFAULT = object()
-
-
-@dataclass_transform(frozen_default=True)
-def record(cls: type[_R]) -> type[_R]:
-    """An immutable record from annotated fields, like a frozen dataclass but cheaper.
-
-    ``dataclasses`` spends about a millisecond per class at import (start-up is a feature)
-    and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which the batch pays
-    per card and per finding. Here one small ``__init__`` is compiled per class; equality,
-    hash, repr, pickling and ``replace`` are shared. A field is one annotated line (with its
-    default, if any), as in a dataclass. ``dataclasses.replace`` does not apply: use
-    ``obj.replace(**changes)``.
-    """
-    names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    params, body, env = [], [], {}
-    for n in names:
-        if n in defaults:
-            env[f"_d_{n}"] = defaults[n]
-            params.append(f"{n}=_d_{n}")
-        else:
-            params.append(n)
-        body.append(f"d[{n!r}] = {n}")
-    post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
-    src = (f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
-           + "\n ".join(body) + f"\n {post}\n")
-    exec(src, env)  # noqa: S102 - the source is built from the class's own field names
-    init = env["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc,method-assign]
-    cls._fields = names  # type: ignore[attr-defined]
-    return cls
-
-
-class Record:
-    """Base of the ``@record`` classes: the shared methods of an immutable record."""
-
-    _fields: tuple[str, ...] = ()
-    __post_init__: Callable[[], None]
-
-    def _astuple(self) -> tuple[Any, ...]:
-        d = self.__dict__
-        return tuple([d[n] for n in self._fields])
-
-    def replace(self: _R, **changes: Any) -> _R:
-        """A copy with some fields changed (``dataclasses.replace`` for records)."""
-        d = self.__dict__  # type: ignore[attr-defined]
-        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._astuple())
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.__dict__[n]!r}" for n in self._fields)
-        return f"{self.__class__.__name__}({body})"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (self.__class__, self._astuple())
+# re-exported: the services build their records with these, imported from here
+from deckcheck.records import Record as Record
+from deckcheck.records import field as field
+from deckcheck.records import record as record
 
 # --------------------------------------------------------------------------- cards
 
@@ -214,6 +143,29 @@ class Card(Record):
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
 
+    def __init__(
+        self, id: int, name: str, canonical: int, alias_kind: AliasKind, type_bits: int,
+        scopes: Scope, level: int = 0, atk: int = 0, defense: int = 0, race: int = 0,
+        attribute: int = 0, ocg_date: dt.date | None = None, tcg_date: dt.date | None = None,
+        md_date: dt.date | None = None, dl_date: dt.date | None = None,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["id"] = id
+        d["name"] = name
+        d["canonical"] = canonical
+        d["alias_kind"] = alias_kind
+        d["type_bits"] = type_bits
+        d["scopes"] = scopes
+        d["level"] = level
+        d["atk"] = atk
+        d["defense"] = defense
+        d["race"] = race
+        d["attribute"] = attribute
+        d["ocg_date"] = ocg_date
+        d["tcg_date"] = tcg_date
+        d["md_date"] = md_date
+        d["dl_date"] = dl_date
+
     @cached_property
     def kind(self) -> CardKind:
         """Computed once per card (then a plain attribute): rules ask it for every entry."""
@@ -240,29 +192,113 @@ Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 
 
-@dataclass(slots=True)
 class DeckEntry:
-    """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom")."""
+    """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom").
+
+    A plain mutable class with ``__slots__`` (what ``@dataclass(slots=True)`` made, without
+    its cost at start-up): positional or keyword construction, field equality, no hash.
+    """
+
+    __slots__ = ("section", "card_id", "line", "count", "query", "raw")
+    __match_args__ = ("section", "card_id", "line", "count", "query", "raw")
 
     section: Section
     card_id: int | None  # passcode as read; None while a text name is unresolved
     line: int | None  # 1-based line in the source; None for ydke:// input
-    count: int = 1
-    query: str | None = None  # the name as written in a text list
-    raw: str = ""  # the line as written
+    count: int
+    query: str | None  # the name as written in a text list
+    raw: str  # the line as written
+
+    def __init__(
+        self,
+        section: Section,
+        card_id: int | None,
+        line: int | None,
+        count: int = 1,
+        query: str | None = None,
+        raw: str = "",
+    ):
+        self.section = section
+        self.card_id = card_id
+        self.line = line
+        self.count = count
+        self.query = query
+        self.raw = raw
+
+    def _astuple(self) -> tuple[Any, ...]:
+        return (self.section, self.card_id, self.line, self.count, self.query, self.raw)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
+
+    def __repr__(self) -> str:
+        return (f"DeckEntry(section={self.section!r}, card_id={self.card_id!r}, "
+                f"line={self.line!r}, count={self.count!r}, query={self.query!r}, "
+                f"raw={self.raw!r})")  # fmt: skip
+
+    def replace(self, **changes: Any) -> DeckEntry:
+        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
+        return _replace_slots(self, changes)
 
 
-@dataclass(slots=True)
 class Deck:
-    """A deck as read: entries per section in file order, plus problems found while reading."""
+    """A deck as read: entries per section in file order, plus problems found while reading.
+
+    A plain mutable class with ``__slots__`` (see ``DeckEntry``); each list field is a new
+    list per deck unless given.
+    """
+
+    __slots__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
+    __match_args__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
 
     source: str  # file path, "ydke://…", or "<stdin>"
-    main: list[DeckEntry] = field(default_factory=list)
-    extra: list[DeckEntry] = field(default_factory=list)
-    side: list[DeckEntry] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)  # DC101/DC102/DC103 from reading
-    kind: str = "ydk"  # ydk | ydke | text
-    comments: list[str] = field(default_factory=list)  # header comments to keep on rewrite
+    main: list[DeckEntry]
+    extra: list[DeckEntry]
+    side: list[DeckEntry]
+    findings: list[Finding]  # DC101/DC102/DC103 from reading
+    kind: str  # ydk | ydke | text
+    comments: list[str]  # header comments to keep on rewrite
+
+    def __init__(
+        self,
+        source: str,
+        main: list[DeckEntry] | None = None,
+        extra: list[DeckEntry] | None = None,
+        side: list[DeckEntry] | None = None,
+        findings: list[Finding] | None = None,
+        kind: str = "ydk",
+        comments: list[str] | None = None,
+    ):
+        self.source = source
+        self.main = [] if main is None else main
+        self.extra = [] if extra is None else extra
+        self.side = [] if side is None else side
+        self.findings = [] if findings is None else findings
+        self.kind = kind
+        self.comments = [] if comments is None else comments
+
+    def _astuple(self) -> tuple[Any, ...]:
+        return (self.source, self.main, self.extra, self.side, self.findings, self.kind,
+                self.comments)  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"Deck({body})"
+
+    def replace(self, **changes: Any) -> Deck:
+        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
+        return _replace_slots(self, changes)
 
     def section(self, name: Section) -> list[DeckEntry]:
         return getattr(self, name)  # type: ignore[no-any-return]
@@ -272,6 +308,17 @@ class Deck:
 
     def counts(self) -> dict[str, int]:
         return {s: sum(e.count for e in self.section(s)) for s in SECTIONS}
+
+
+_S = TypeVar("_S", Deck, DeckEntry)
+
+
+def _replace_slots(obj: _S, changes: dict[str, Any]) -> _S:
+    names = obj.__slots__
+    bad = [n for n in changes if n not in names]
+    if bad:
+        raise TypeError(f"{type(obj).__name__}.replace() got an unexpected field {bad[0]!r}")
+    return obj.__class__(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
 
 
 # --------------------------------------------------------------------------- findings
@@ -295,6 +342,26 @@ class Finding(Record):
     limit: int | None = None
     candidates: tuple[tuple[int, str], ...] = ()  # (id, name) for DC102/DC103
     waived: bool = False  # --ignore/--select: shown, but it does not make the deck fail
+
+    def __init__(
+        self, code: str, rule: str, severity: Severity, message: str,
+        section: Section | None = None, line: int | None = None, card_id: int | None = None,
+        card_name: str | None = None, count: int | None = None, limit: int | None = None,
+        candidates: tuple[tuple[int, str], ...] = (), waived: bool = False,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["code"] = code
+        d["rule"] = rule
+        d["severity"] = severity
+        d["message"] = message
+        d["section"] = section
+        d["line"] = line
+        d["card_id"] = card_id
+        d["card_name"] = card_name
+        d["count"] = count
+        d["limit"] = limit
+        d["candidates"] = candidates
+        d["waived"] = waived
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -332,9 +399,15 @@ class Group(Record):
     limit: int
     cards: frozenset[int]
 
+    def __init__(self, name: str, limit: int, cards: frozenset[int]) -> None:
+        d = self.__dict__
+        d["name"] = name
+        d["limit"] = limit
+        d["cards"] = cards
 
-@dataclass(frozen=True, slots=True)
-class Banlist:
+
+@record
+class Banlist(Record):
     """One version of a Forbidden/Limited list, keyed by canonical passcode."""
 
     name: str  # e.g. "2026.05 TCG"
@@ -348,6 +421,26 @@ class Banlist:
     source: str = ""
     path: str = ""  # file it was loaded from
     date_exact: bool = True  # False when only the month was known
+
+    def __init__(
+        self, name: str, family: str, effective: dt.date,
+        mode: Literal["blacklist", "whitelist"] = "blacklist",
+        limits: dict[int, int] | None = None, names: dict[int, str] | None = None,
+        groups: tuple[Group, ...] = (), points: dict[int, int] | None = None,
+        source: str = "", path: str = "", date_exact: bool = True,
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["name"] = name
+        d["family"] = family
+        d["effective"] = effective
+        d["mode"] = mode
+        d["limits"] = {} if limits is None else limits
+        d["names"] = {} if names is None else names
+        d["groups"] = groups
+        d["points"] = {} if points is None else points
+        d["source"] = source
+        d["path"] = path
+        d["date_exact"] = date_exact
 
     def limit_of(self, canonical: int) -> int | None:
         """Copies allowed by the list (None: not listed). Whitelist: unlisted means 0."""
@@ -371,6 +464,11 @@ class SizeRange(Record):
     min: int = 0
     max: int | None = None  # None: no upper limit
 
+    def __init__(self, min: int = 0, max: int | None = None) -> None:
+        d = self.__dict__
+        d["min"] = min
+        d["max"] = max
+
     def contains(self, n: int) -> bool:
         return n >= self.min and (self.max is None or n <= self.max)
 
@@ -383,10 +481,12 @@ class SizeRange(Record):
 
 
 LegendRule = Literal["none", "one_total", "one_per_type"]
+#: a format's default section sizes (its fields' defaults)
+_MAIN, _EXTRA, _SIDE = SizeRange(40, 60), SizeRange(0, 15), SizeRange(0, 15)
 
 
-@dataclass(frozen=True, slots=True)
-class Format:
+@record
+class Format(Record):
     """A format on one date: sizes, copies, pool and the list family that applies.
 
     ``changes`` holds date-dependent overrides ((from_date, {field: value}), oldest first);
@@ -395,9 +495,9 @@ class Format:
 
     id: str
     name: str
-    main: SizeRange = SizeRange(40, 60)
-    extra: SizeRange = SizeRange(0, 15)
-    side: SizeRange = SizeRange(0, 15)
+    main: SizeRange = _MAIN
+    extra: SizeRange = _EXTRA
+    side: SizeRange = _SIDE
     copies: int = 3
     list_family: str | None = None  # None: the format has no list
     forbidden_as_limited: bool = False  # Traditional
@@ -413,10 +513,43 @@ class Format:
     source: str = ""
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()
 
+    def __init__(
+        self, id: str, name: str, main: SizeRange = _MAIN, extra: SizeRange = _EXTRA,
+        side: SizeRange = _SIDE,
+        copies: int = 3, list_family: str | None = None, forbidden_as_limited: bool = False,
+        pool: frozenset[str] = frozenset(), release_region: str | None = None,
+        release_cutoff: dt.date | None = None, skills: SizeRange | None = None,
+        legend: LegendRule = "none",
+        extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"}),
+        banned_types: frozenset[str] = frozenset(), points_cap: int | None = None,
+        description: str = "", source: str = "",
+        changes: tuple[tuple[dt.date, dict[str, Any]], ...] = (),
+    ) -> None:  # fmt: skip
+        d = self.__dict__
+        d["id"] = id
+        d["name"] = name
+        d["main"] = main
+        d["extra"] = extra
+        d["side"] = side
+        d["copies"] = copies
+        d["list_family"] = list_family
+        d["forbidden_as_limited"] = forbidden_as_limited
+        d["pool"] = pool
+        d["release_region"] = release_region
+        d["release_cutoff"] = release_cutoff
+        d["skills"] = skills
+        d["legend"] = legend
+        d["extra_deck_types"] = extra_deck_types
+        d["banned_types"] = banned_types
+        d["points_cap"] = points_cap
+        d["description"] = description
+        d["source"] = source
+        d["changes"] = changes
+
     def at(self, date: dt.date) -> Format:
         """The format with every change whose date is not after ``date`` applied."""
-        out = replace(self, changes=())
+        out = self.replace(changes=())
         for since, overrides in self.changes:
             if since <= date:
-                out = replace(out, **overrides)
+                out = out.replace(**overrides)
         return out

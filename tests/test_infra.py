@@ -188,4 +188,4 @@ def test_stale_formats_caches_are_removed(tmp_path: Path) -> None:
     extra.write_text("id: mine\nname: Mine\nextends: tcg\ncopies: 1\n")
     os.utime(extra, ns=(1, 1))  # another stat: another cache key
     assert load_formats([extra])["mine"].copies == 1
-    assert len(list(paths.cache_dir().glob("formats-*.json"))) == 1
+    assert len(list(paths.cache_dir().glob("formats-*.marshal"))) == 1

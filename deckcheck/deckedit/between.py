@@ -148,9 +148,7 @@ def _move(copies: _Copies, frm: str, to: str, root: int, n: int, named: int) -> 
 def _rebuild(deck: Deck, copies: _Copies) -> Deck:
     """A copy of ``deck`` holding these copies per section, each under its own passcode
     (file order kept, cards that arrive last)."""
-    from dataclasses import replace
-
-    out = replace(deck, main=[], extra=[], side=[], findings=[])
+    out = deck.replace(main=[], extra=[], side=[], findings=[])
     for s in SECTIONS:
         want: Counter[int] = Counter()
         for pile in copies[s].values():

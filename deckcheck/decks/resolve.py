@@ -6,7 +6,6 @@ user): an unresolved entry keeps ``card_id=None`` and its finding lists the cand
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Protocol
 
 from deckcheck.codes import finding
@@ -63,7 +62,7 @@ def resolve_entry(entry: DeckEntry, index: Resolver) -> tuple[DeckEntry, Any, Fi
         return entry, None, None
     res = index.resolve(entry.query)
     if res.status == "found" and entry.count <= 3:
-        return replace(entry, card_id=res.card_id), res, None
+        return entry.replace(card_id=res.card_id), res, None
     # "7 Colored Fish": the leading number may be part of the name, not a count. Only an
     # exact name wins over the count reading, so "4 Ash Blossom" stays 4 copies.
     alt = whole_name(entry.raw)
@@ -71,9 +70,9 @@ def resolve_entry(entry: DeckEntry, index: Resolver) -> tuple[DeckEntry, Any, Fi
         res2 = index.resolve(alt)
         if res2.status == "found" and _how(res2) in ("exact", "id"):
             count = whole_count(entry.raw)
-            return replace(entry, card_id=res2.card_id, query=alt, count=count), res2, None
+            return entry.replace(card_id=res2.card_id, query=alt, count=count), res2, None
     if res.status == "found":
-        return replace(entry, card_id=res.card_id), res, None
+        return entry.replace(card_id=res.card_id), res, None
     return entry, res, finding_for(entry, res)
 
 
@@ -83,17 +82,17 @@ def _resolve_exact_only(entry: DeckEntry, exact: Any) -> tuple[DeckEntry, Findin
     nor the whole line ("7 Colored Fish") is exact."""
     res = exact.resolve(entry.query)
     if res is not None and res.status == "found" and entry.count <= 3:
-        return replace(entry, card_id=res.card_id), None
+        return entry.replace(card_id=res.card_id), None
     alt = whole_name(entry.raw)
     if alt is not None and alt != entry.query:
         res2 = exact.resolve(alt)
         if res2 is not None and res2.status == "found" and _how(res2) in ("exact", "id"):
-            return replace(entry, card_id=res2.card_id, query=alt,
-                           count=whole_count(entry.raw)), None  # fmt: skip
+            return entry.replace(card_id=res2.card_id, query=alt,
+                                 count=whole_count(entry.raw)), None  # fmt: skip
     if res is None:
         return None
     if res.status == "found":
-        return replace(entry, card_id=res.card_id), None
+        return entry.replace(card_id=res.card_id), None
     return entry, finding_for(entry, res)  # several cards with that exact name
 
 
@@ -120,7 +119,7 @@ def resolve_deck(
     ``lang`` is the language candidates are named in (matching is in every language).
     """
     del db
-    out = replace(deck, main=[], extra=[], side=[], findings=list(deck.findings))
+    out = deck.replace(main=[], extra=[], side=[], findings=list(deck.findings))
     out.comments = list(deck.comments)
     cache: dict[str, Any] = {}
 

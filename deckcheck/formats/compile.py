@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -53,8 +52,7 @@ def canonicalize(b: Banlist, list_key: Callable[[int], int]) -> Banlist:
         # Two artworks of one card listed: the stricter limit is the card's.
         limits[c] = min(lim, limits.get(c, lim))
     names = {list_key(c): n for c, n in b.names.items()}
-    return replace(
-        b,
+    return b.replace(
         limits=limits,
         names=names,
         points={list_key(c): p for c, p in b.points.items()},

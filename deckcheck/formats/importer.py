@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +193,7 @@ def _stable_names(result: ImportResult, built: Path, stable: Path) -> ImportResu
 
     result.written = [name(p) for p in result.written]
     result.unchanged = [name(p) for p in result.unchanged]
-    result.lists = [replace(b, path=str(name(b.path))) if b.path else b for b in result.lists]
+    result.lists = [b.replace(path=str(name(b.path))) if b.path else b for b in result.lists]
     return result
 
 
@@ -248,7 +248,7 @@ def _import(
                 known = db_names[c]
                 if known is not None:
                     names[c] = known  # the database's English name beats a comment
-            b = replace(b, names=names)
+            b = b.replace(names=names)
         slot = (b.family, b.effective)
         prev = chosen.get(slot)
         if prev is None:
@@ -291,7 +291,7 @@ def _import(
             to_write.append((path, text))
             result.written.append(path)
             seeds.append((path, b))
-        result.lists.append(replace(b, path=str(path)))
+        result.lists.append(b.replace(path=str(path)))
         result.notes.extend(notes)
     try:
         staging.write_all(to_write)  # every list or none (a full disk changes nothing)
@@ -304,7 +304,7 @@ def _import(
         ) from None
     if target.resolve() == _paths.lists_dir().resolve():
         for path, b in seeds:
-            seed_cache(path, replace(b, path=str(path)))
+            seed_cache(path, b.replace(path=str(path)))
     return result
 
 
@@ -588,4 +588,4 @@ def _admit_goat_entries(b: Banlist, db: Any) -> Banlist:
     names = dict(b.names)
     for real in add:
         names.setdefault(real, db.name(real))
-    return replace(b, limits={**b.limits, **add}, names=names)
+    return b.replace(limits={**b.limits, **add}, names=names)

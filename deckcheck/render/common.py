@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 
 def to_json(data: Any, indent: int = 2) -> str:
     """``data`` as JSON text with non-ASCII names kept readable."""
+    import json  # here, not at the top: text output (``validate``'s default) needs no json
+
     return json.dumps(data, ensure_ascii=False, indent=indent)
 
 

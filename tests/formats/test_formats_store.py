@@ -4,7 +4,7 @@ cache, and format loading (extends, cycles, unknown ids)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
+import marshal
 import os
 import subprocess
 import sys
@@ -195,7 +195,7 @@ def test_name_key() -> None:
 
 def test_cache_is_used_and_refreshed_when_a_file_changes(store: ListStore, tmp_path: Path) -> None:
     assert store.in_force("tcg", dt.date(2025, 5, 1)) is not None
-    cached = list((tmp_path / "cache").glob("lists-*.json"))
+    cached = list((tmp_path / "cache").glob("lists-*.marshal"))
     assert len(cached) == 1
     p = store.dirs[0] / "tcg" / "2025-04-07.yaml"
     p.write_text(p.read_text().replace("limit: 0", "limit: 1"), encoding="utf-8")
@@ -299,9 +299,9 @@ def test_unknown_format_lists_known_ids() -> None:
 
 def test_format_cache_round_trip(isolated_home: Path) -> None:
     first = load_formats()
-    assert list(paths.cache_dir().glob("formats-*.json"))
+    assert list(paths.cache_dir().glob("formats-*.marshal"))
     assert load_formats() == first
-    assert json.loads(next(paths.cache_dir().glob("formats-*.json")).read_text())["key"]
+    assert marshal.loads(next(paths.cache_dir().glob("formats-*.marshal")).read_bytes())["key"]
 
 
 # --------------------------------------------------------------------------- fast reader

@@ -80,7 +80,7 @@ def make_format(over: dict[str, Any]) -> Format:
                 for since, s in value
             )
         kw[key] = value
-    return Format(**{**{f: getattr(BASE, f) for f in BASE.__slots__}, **kw})  # type: ignore[attr-defined]
+    return Format(**{**{f: getattr(BASE, f) for f in BASE._fields}, **kw})  # type: ignore[attr-defined]
 
 
 def make_list(spec: dict[str, Any] | None) -> Banlist | None:

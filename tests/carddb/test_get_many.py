@@ -1,0 +1,103 @@
+"""``CardDB.get_many``: a deck's cards in one query, the very cards ``get`` gives (real data)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deckcheck import decks
+from deckcheck.batch import Checker, Job
+from deckcheck.carddb import open_db
+from deckcheck.carddb.db import CardDB
+from deckcheck.formats import get_format
+
+pytestmark = pytest.mark.realdata
+
+
+def _real_deck_ids(shared_data: Path) -> list[list[int | None]]:
+    out = []
+    for path in sorted((shared_data / "decks").rglob("*.ydk")):
+        deck = decks.read_path(path)
+        out.append([e.card_id for e in deck.entries()])
+    assert len(out) > 100  # the real decks, not a stray file
+    return out
+
+
+def _card_queries(db: CardDB) -> list[str]:
+    seen: list[str] = []
+    db._conn.set_trace_callback(  # type: ignore[attr-defined]
+        lambda sql: seen.append(sql) if "FROM cards c" in sql else None
+    )
+    return seen
+
+
+def _check_every_deck(db_path: Path, shared_data: Path) -> int:
+    many, one = open_db(db_path), open_db(db_path)
+    n = 0
+    for ids in _real_deck_ids(shared_data):
+        got = many.get_many(ids)
+        assert list(got) == list(dict.fromkeys(i for i in ids if i is not None))
+        for cid in got:
+            assert got[cid] == one.get(cid), cid  # every field, official release data too
+            assert got[cid] is many.get(cid)  # the same object get() then gives
+            assert many.list_key(cid) == one.list_key(cid)
+            assert many.name_key(cid) == one.name_key(cid)
+            n += got[cid] is not None
+    return n
+
+
+def test_get_many_equals_get_for_every_card_of_the_real_decks(
+    real_home_dir: Path, shared_data: Path
+) -> None:
+    assert _check_every_deck(real_home_dir / "cards.sqlite3", shared_data) > 1000
+
+
+def test_get_many_equals_get_with_official_release_data(
+    official_import: tuple[Path, object], shared_data: Path
+) -> None:
+    home = official_import[0]
+    db = open_db(home / "cards.sqlite3")
+    assert db.has_releases  # dates and printings from yaml-yugi/YGOJSON decide the cards
+    assert _check_every_deck(home / "cards.sqlite3", shared_data) > 1000
+
+
+def test_get_many_reads_a_deck_in_one_query_and_caches_unknown_ids(real_home_dir: Path) -> None:
+    db = open_db(real_home_dir / "cards.sqlite3")
+    seen = _card_queries(db)
+    ids = [14558127, 14558127, 23434538, 99999999999, None, 46986414, 12345]
+    got = db.get_many(ids)
+    assert len(seen) == 1
+    assert got[99999999999] is None and got[12345] is None
+    assert got[14558127] is not None and got[14558127].name == "Ash Blossom & Joyous Spring"
+    assert db.get(99999999999) is None and db.get(14558127) is got[14558127]
+    assert db.get_many(ids) == got and len(seen) == 1  # all cached now: no query
+    # more ids than one query binds: split, same answers
+    big = list(range(10_000_000, 10_002_000)) + [14558127]
+    fresh = open_db(real_home_dir / "cards.sqlite3")
+    assert fresh.get_many(big) == {i: db.get(i) for i in big}
+
+
+def test_ids_sqlite_cannot_bind_are_left_to_get(real_home_dir: Path) -> None:
+    db = open_db(real_home_dir / "cards.sqlite3")
+    with pytest.raises(OverflowError):  # what get() itself does with such an id
+        db.get(1 << 70)
+    with pytest.raises(OverflowError):
+        db.get_many([14558127, 1 << 70])
+    assert db.get_many([14558127])[14558127] is not None
+
+
+def test_the_checker_reads_a_decks_cards_in_one_query(
+    real_home_dir: Path, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
+    import datetime as dt
+
+    fmt = get_format("tcg")
+    job = Job(fmt, None, dt.date(2026, 6, 1), None, None, str(real_home_dir / "cards.sqlite3"))
+    checker = Checker(job)
+    seen = _card_queries(checker.db)
+    deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
+    report = checker(str(deck))
+    assert report.input == str(deck)
+    assert len(seen) == 1, seen  # not one query per card

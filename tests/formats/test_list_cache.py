@@ -1,0 +1,83 @@
+"""The compiled list and format caches (``marshal`` files): a damaged or older (``.json``)
+cache is rebuilt, never trusted; the warm store sees a new installed state and an edited list
+file (the key is every list file's stat, not the state's name)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+from deckcheck import paths
+from deckcheck.formats import catalog
+from deckcheck.formats.catalog import ListStore, get_format, load_formats
+from deckcheck.formats.importer import import_lflists
+from tests.formats.test_formats_store import write_list
+
+LFLIST = "#[2026.01 TCG]\n!2026.01 TCG\n#forbidden\n{card} {n} --x\n"
+
+
+def _store(tmp_path: Path) -> ListStore:
+    return ListStore([tmp_path / "lists"], cache_dir=tmp_path / "cache")
+
+
+def test_a_damaged_cache_is_rebuilt(tmp_path: Path) -> None:
+    write_list(tmp_path / "lists", "tcg", "2025-01-01")
+    first = _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1))
+    index = next((tmp_path / "cache").glob("lists-*.marshal"))
+    blobs = list((tmp_path / "cache" / "lists").glob("*.marshal"))
+    assert len(blobs) == 1
+    for damage in (b"", b"\x00garbage", index.read_bytes()[:10]):
+        index.write_bytes(damage)
+        blobs[0].write_bytes(damage)
+        again = _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1))
+        assert again == first and again is not None and again.limits == {55144522: 0}
+
+
+def test_an_older_json_cache_is_not_read_and_goes(tmp_path: Path) -> None:
+    write_list(tmp_path / "lists", "tcg", "2025-01-01")
+    store = _store(tmp_path)
+    old = store._index_path().with_suffix(".json")
+    old.parent.mkdir(parents=True)
+    old.write_text(json.dumps({"key": "whatever", "lists": []}))
+    got = store.in_force("tcg", dt.date(2025, 2, 1))
+    assert got is not None and got.name == "2025-01-01 TCG"
+    assert not old.exists() and store._index_path().is_file()
+
+
+def test_format_cache_is_marshal_and_an_older_json_one_goes(isolated_home: Path) -> None:
+    cache = paths.cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    (cache / "formats-0123456789ab.json").write_text("{}")
+    want = load_formats()
+    assert [p.suffix for p in cache.glob("formats-*")] == [catalog.SUFFIX]
+    assert get_format("tcg") == want["tcg"] and get_format(" TCG ") == want["tcg"]
+    next(cache.glob("formats-*")).write_bytes(b"\x01")  # damaged: compiled again
+    assert load_formats() == want
+
+
+def test_the_warm_store_sees_a_new_state_and_an_edited_list(isolated_home: Path) -> None:
+    # a real import switches the installed state (state-1, then state-2)
+    src = isolated_home.parent / "a.conf"
+    src.write_text(LFLIST.format(card=55144522, n=0))
+    import_lflists([src])
+    day = dt.date(2026, 2, 1)
+    first_state = paths.state_dir()
+    got = ListStore.default().in_force("tcg", day)
+    assert got is not None and got.limits.get(55144522) == 0
+    src.write_text(LFLIST.format(card=55144522, n=1))
+    import_lflists([src])
+    paths.forget_state()  # what cli.main does per command
+    assert paths.state_dir() != first_state
+    got = ListStore.default().in_force("tcg", day)
+    assert got is not None and got.limits.get(55144522) == 1
+    # a list file edited where it is installed (through <home>/banlists) is seen too
+    edited = next((isolated_home / "banlists" / "tcg").glob("*.yaml"))
+    text = edited.read_text(encoding="utf-8")
+    assert "limit: 1" in text
+    edited.write_text(text.replace("limit: 1", "limit: 2"), encoding="utf-8")
+    st = edited.stat()
+    os.utime(edited, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    got = ListStore.default().in_force("tcg", day)
+    assert got is not None and got.limits.get(55144522) == 2
