@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator
 from operator import attrgetter
-from typing import Protocol
+from typing import Any, Protocol
 
 from deckcheck.codes import finding
 from deckcheck.model import Banlist, Card, Deck, DeckEntry, Finding, Format
@@ -36,6 +36,17 @@ class Tally:
     def label(self) -> str:
         return f"{self.name} ({self.canonical})"
 
+    def copy(self) -> Tally:
+        """A separate tally with the same fields (the engine splits a shared one)."""
+        t = Tally.__new__(Tally)
+        t.canonical, t.name, t.card, t.count = self.canonical, self.name, self.card, self.count
+        t.section, t.line = self.section, self.line
+        return t
+
+
+#: ``Context.flags`` bits, set by the engine's tally: what rules can skip a deck for quickly
+HAS_UNKNOWN, HAS_TOKEN, HAS_SKILL = 1, 2, 4
+
 
 class Context:
     """What rules see: the deck, the format on the event date, the list and resolved cards."""
@@ -50,6 +61,8 @@ class Context:
         "tallies",
         "printings",
         "counts",
+        "flags",
+        "present",
     )
 
     def __init__(
@@ -69,6 +82,11 @@ class Context:
         self.tallies: dict[int, Tally] = {}  # by canonical card
         self.printings: dict[int, Tally] = {}  # by passcode (known cards)
         self.counts: dict[str, int] = {}  # per section, skill cards left out
+        #: HAS_UNKNOWN | HAS_TOKEN | HAS_SKILL: the deck holds such a card (set by the tally;
+        #: all set, "look at every entry", until it runs)
+        self.flags = HAS_UNKNOWN | HAS_TOKEN | HAS_SKILL
+        #: per section, the passcodes in it (first-seen order; set by the tally)
+        self.present: dict[str, dict[int | None, Any]] = {}
 
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
     #: because rules ask it for every entry of every deck.
@@ -76,6 +94,28 @@ class Context:
 
     def list_label(self) -> str:
         return self.banlist.label if self.banlist is not None else "no list"
+
+
+class Memo:
+    """One rule's per-card answers for one (format, list, date): what a batch would otherwise
+    work out again for every deck that holds the card. An answer is stored with the ``Card``
+    it was worked out for and is only used for that very object (``table[id] = (card,
+    answer)``; compare with ``is``), so a card source that answers differently gets fresh
+    work. Formats, lists and cards are immutable records."""
+
+    __slots__ = ("_key", "_table")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._table: dict[int, tuple[Card, Any]] = {}
+
+    def table(self, ctx: Context) -> dict[int, tuple[Card, Any]]:
+        """The answers for the context's format, list and date (a new table on a change)."""
+        k = self._key
+        if k is None or k[0] is not ctx.fmt or k[1] is not ctx.banlist or k[2] != ctx.date:
+            self._key = (ctx.fmt, ctx.banlist, ctx.date)
+            self._table = {}
+        return self._table
 
 
 def plural(n: int, word: str = "copy", many: str = "copies") -> str:

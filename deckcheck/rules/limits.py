@@ -57,12 +57,23 @@ def check(ctx: Context) -> Iterator[Finding]:
     bl = ctx.banlist
     if bl is None:
         return
+    limits, printings, tallies = bl.limits, ctx.printings, ctx.tallies
+    # Only a card the list names (by a printing's passcode or by its canonical id) can get a
+    # finding: two set intersections find them, most of a deck is not on the list.
+    listed = limits.keys() & tallies.keys()
+    by_printing = limits.keys() & printings.keys()
+    if by_printing:
+        listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
+    if not listed:
+        return
     where = ctx.list_label()
     held: dict[int, list[int]] = {}  # canonical -> its passcodes in the deck
-    for p in ctx.printings.values():
-        if p.card is not None:
+    for p in printings.values():
+        if p.card is not None and p.card.canonical in listed:
             held.setdefault(p.card.canonical, []).append(p.canonical)
-    for t in ctx.tallies.values():
+    for t in tallies.values():
+        if t.canonical not in listed:
+            continue
         limit = listed_limit(bl, t, held.get(t.canonical, ()))
         if limit is None:
             continue
