@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ SKIP_DIRS = frozenset({"__pycache__", "node_modules", "CVS", "_darcs"})
 #: an item to read: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by a parent process
 #: (("!", message) when that read failed)
 Item = str | tuple[str, bytes]
+_card_id = attrgetter("card_id")
 
 
 def is_inline(item: str) -> bool:
@@ -255,7 +258,7 @@ def player_of(deck: Deck) -> str | None:
     deck without a file (ydke://, stdin) falls back to its "#created by NAME" line."""
     from deckcheck.validate import created_by
 
-    got = deck_header(deck)[1]
+    got = deck_header(deck)[1] if deck.comments else None
     if got:
         return got
     src = deck.source
@@ -300,9 +303,14 @@ def read_item(item: Item) -> Deck:
         return decks.read_stdin()
     if decks.ydke.is_argument(item):
         return decks.read_string(item, source=item)
-    if os.path.isdir(item):  # a sub-folder the walker could not list
-        raise InputError(_unlisted(item), where=item)
-    return decks.read_path(item)
+    try:
+        return decks.read_path(item)
+    except InputError:
+        # A sub-folder the walker could not list: said as such (checked only on failure, no
+        # stat per deck).
+        if os.path.isdir(item):
+            raise InputError(_unlisted(item), where=item) from None
+        raise
 
 
 def _unlisted(folder: str) -> str:
@@ -336,6 +344,8 @@ class DeckLoader:
 
     def resolve(self, deck: Deck) -> Deck:
         """``deck`` with its names resolved (or DC102/DC103 findings); as is without names."""
+        if None not in map(_card_id, chain(deck.main, deck.extra, deck.side)):
+            return deck  # every entry has its passcode (a C loop: the common case)
         if not any(e.card_id is None and e.query for e in deck.entries()):
             return deck
         # Name lookup (rapidfuzz, the index) is paid only by text decklists.

@@ -61,12 +61,13 @@ def _tally(
     if None in cids or not set(map(_count, every)) <= _ONE:
         return _tally_lines(ctx, cards, names)
     nm, ne = len(main), len(extra)
-    present = ctx.present = {"main": Counter(cids[:nm]), "extra": Counter(cids[nm : nm + ne]),
-                             "side": Counter(cids[nm + ne :])}  # fmt: skip
-    first = dict(zip(reversed(cids), reversed(every)))  # passcode -> its first line
+    in_main = Counter(cids[:nm])
+    ctx.present = {"main": in_main, "extra": dict.fromkeys(cids[nm : nm + ne])}
+    first = dict(zip(reversed(cids), reversed(every), strict=True))  # passcode -> 1st line
     printings, tallies = ctx.printings, ctx.tallies
     card_of: dict[int, Card | None] = {}
-    get = cards.get
+    get, main_copies, bucket = cards.get, in_main.get, _BUCKET.get
+    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": ne}
     flags = 0
     for cid, n in Counter(cids).items():  # first-seen order, as the lines come
         card = card_of[cid] = get(cid)
@@ -74,12 +75,16 @@ def _tally(
         if card is None:
             flags |= HAS_UNKNOWN
             canonical = cid
+            if cid in in_main:
+                comp["other"] += in_main[cid]
         else:
             kind = card.kind
             if kind == "token":
                 flags |= HAS_TOKEN
             elif kind == "skill":
                 flags |= HAS_SKILL
+            if (m := main_copies(cid)) and kind != "skill":  # skills are not counted
+                comp[bucket(kind, "other")] += m
             p = printings[cid] = Tally(cid, card.name, entry, card)
             p.count = n
             canonical = card.canonical
@@ -100,17 +105,12 @@ def _tally(
             t = tallies[canonical] = t.copy()
         t.count += n
     ctx.flags = flags
-    ctx.entries = list(zip(every, map(card_of.__getitem__, cids)))
+    ctx.entries = list(zip(every, map(card_of.__getitem__, cids), strict=True))
     counts = ctx.counts = {"main": nm, "extra": ne, "side": len(side)}
     if flags & HAS_SKILL:  # skill cards are not counted in any section
-        for sec, seen in present.items():
-            counts[sec] -= sum(n for cid, n in seen.items() if _kind(card_of[cid]) == "skill")
-    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": ne}
-    bucket = _BUCKET.get
-    for cid, n in present["main"].items():
-        kind = _kind(card_of[cid])
-        if kind != "skill":
-            comp[bucket(kind, "other")] += n
+        for sec, ids in (("main", cids[:nm]), ("extra", cids[nm : nm + ne]),
+                         ("side", cids[nm + ne :])):  # fmt: skip
+            counts[sec] -= sum(1 for cid in ids if _kind(card_of[cid]) == "skill")
     return comp
 
 
@@ -176,13 +176,12 @@ def _tally_lines(
             t = tallies[canonical] = Tally(canonical, name, entry, card)
         t.count += n
     flags = 0
-    for entry, card in entries:
-        kind = card.kind if card is not None else None
+    for _entry, card in entries:
         if card is None:
             flags |= HAS_UNKNOWN
-        elif kind == "token":
+        elif card.kind == "token":
             flags |= HAS_TOKEN
-        elif kind == "skill":
+        elif card.kind == "skill":
             flags |= HAS_SKILL
     ctx.flags = flags
     ctx.present = {s: dict.fromkeys(map(_card_id, deck.section(s))) for s in SECTIONS}

@@ -85,7 +85,8 @@ class Context:
         #: HAS_UNKNOWN | HAS_TOKEN | HAS_SKILL: the deck holds such a card (set by the tally;
         #: all set, "look at every entry", until it runs)
         self.flags = HAS_UNKNOWN | HAS_TOKEN | HAS_SKILL
-        #: per section, the passcodes in it (first-seen order; set by the tally)
+        #: "main"/"extra" -> the passcodes in that section, as keys (set by the tally; empty:
+        #: not tallied, look at every entry)
         self.present: dict[str, dict[int | None, Any]] = {}
 
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,

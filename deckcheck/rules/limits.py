@@ -67,14 +67,10 @@ def check(ctx: Context) -> Iterator[Finding]:
     if not listed:
         return
     where = ctx.list_label()
-    held: dict[int, list[int]] = {}  # canonical -> its passcodes in the deck
-    for p in printings.values():
-        if p.card is not None and p.card.canonical in listed:
-            held.setdefault(p.card.canonical, []).append(p.canonical)
     for t in tallies.values():
         if t.canonical not in listed:
             continue
-        limit = listed_limit(bl, t, held.get(t.canonical, ()))
+        limit = listed_limit(bl, t, _held(ctx, t))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
@@ -87,3 +83,14 @@ def check(ctx: Context) -> Iterator[Finding]:
                 t,
                 limit=limit,
             )
+
+
+def _held(ctx: Context, t: Tally) -> list[int]:
+    """The passcodes (printings) by which the deck holds the card of tally ``t``."""
+    printings = ctx.printings
+    if printings.get(t.canonical) is t:
+        return [t.canonical]  # one tally serves as both: the card's only printing
+    if t.card is None:
+        return []
+    c = t.canonical
+    return [p.canonical for p in printings.values() if p.card is not None and p.card.canonical == c]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 
 from deckcheck.model import Card, Finding, Scope
 from deckcheck.rules._base import Context, Memo, of_card
@@ -89,6 +90,20 @@ def check(ctx: Context) -> Iterator[Finding]:
 
 
 _MEMO = Memo()
+_POOL_BITS: dict[frozenset[str], tuple[int, int]] = {}
+
+
+def _pool_bits(pool: AbstractSet[str]) -> tuple[int, int]:
+    """(scope bits of the pool, its OCG/TCG bits) as plain ints, once per pool (IntFlag
+    operators are slow)."""
+    pool = pool if isinstance(pool, frozenset) else frozenset(pool)
+    got = _POOL_BITS.get(pool)
+    if got is None:
+        scopes = Scope(0)
+        for name in pool:
+            scopes |= Scope.__members__.get(name.upper(), Scope(0))
+        got = _POOL_BITS[pool] = (int(scopes), int(scopes & REGION_BITS))
+    return got
 
 
 def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[tuple[str, str]]:
@@ -96,11 +111,7 @@ def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[tuple[str, str]]
     of the printing: the card's name and the passcode as the deck has it)."""
     fmt, bl = ctx.fmt, ctx.banlist
     label = f"{card.name} ({passcode})"
-    pool_scopes = Scope(0)
-    for name in fmt.pool:
-        pool_scopes |= Scope.__members__.get(name.upper(), Scope(0))
-    region_bits = int(pool_scopes & REGION_BITS)
-    pool_bits = int(pool_scopes)
+    pool_bits, region_bits = _pool_bits(fmt.pool)
     scopes = int(card.scopes)  # plain ints: IntFlag operators are slow
     if bl is not None and bl.mode == "whitelist" and card.id in bl.limits:
         # A whitelist naming this very passcode admits it whatever its scope: the GOAT
