@@ -12,7 +12,7 @@ Every rule in ``deckcheck.rules.RULES`` runs; checking never stops at the first 
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
 from operator import attrgetter
 from typing import Any
@@ -51,8 +51,9 @@ def _tally(
     returns the deck's composition (see ``composition``), counted on the same pass.
 
     Work per distinct card is done once per deck: the entries are counted by passcode in C
-    (``Counter``), then each passcode seen is looked up once. A deck with a line of several
-    copies or an unresolved name (text lists) takes the line-by-line path (``_tally_lines``).
+    (``Counter``'s loop), then each passcode seen is looked up once. A deck with a line of
+    several copies or an unresolved name (text lists) is tallied line by line
+    (``_tally_lines``).
     """
     deck, banlist = ctx.deck, ctx.banlist
     main, extra, side = deck.main, deck.extra, deck.side
@@ -61,7 +62,12 @@ def _tally(
     if None in cids or not set(map(_count, every)) <= _ONE:
         return _tally_lines(ctx, cards, names)
     nm, ne = len(main), len(extra)
-    in_main = Counter(cids[:nm])
+    # Counting by passcode into plain dicts (first-seen order): ``_count_elements`` is the C
+    # loop of ``Counter``, without Counter's Python-level constructor (twice per deck).
+    in_main: dict[Any, int] = {}
+    _count_elements(in_main, cids[:nm])
+    total: dict[int, int] = {}
+    _count_elements(total, cids)
     ctx.present = {"main": in_main, "extra": dict.fromkeys(cids[nm : nm + ne])}
     first = dict(zip(reversed(cids), reversed(every), strict=True))  # passcode -> 1st line
     printings, tallies = ctx.printings, ctx.tallies
@@ -69,7 +75,7 @@ def _tally(
     get, main_copies, bucket = cards.get, in_main.get, _BUCKET.get
     comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": ne}
     flags = 0
-    for cid, n in Counter(cids).items():  # first-seen order, as the lines come
+    for cid, n in total.items():  # first-seen order, as the lines come
         card = card_of[cid] = get(cid)
         entry = first[cid]
         if card is None:
