@@ -172,11 +172,15 @@ class Discovery:
                     continue
                 keep.append(d)
             dirs[:] = keep
+            # The .gitignore files that apply here, once per folder: most folders have none,
+            # and then no file of it needs asking (``ignored`` would find the same chain).
+            chain = self._chain(cur, top) if self.gitignore else []
+            exclude = self._exclude is not None
             for name in sorted(files):
                 full = os.path.join(cur, name)
                 if name.startswith(".") or not self.is_deck(full, root):
                     continue
-                if self.excluded(full, root) or self.ignored(full, top):
+                if (exclude and self.excluded(full, root)) or (chain and self.ignored(full, top)):
                     continue
                 # Report paths the way the user named the folder.
                 yield os.path.join(shown, full[len(root) + 1 :] if root != "/" else full[1:])
