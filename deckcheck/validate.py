@@ -111,7 +111,7 @@ def _tally(
             t = tallies[canonical] = t.copy()
         t.count += n
     ctx.flags = flags
-    ctx.entries = list(zip(every, map(card_of.__getitem__, cids), strict=True))
+    ctx.defer_entries(every, card_of, cids)  # built only if a rule reads ctx.entries
     counts = ctx.counts = {"main": nm, "extra": ne, "side": len(side)}
     if flags & HAS_SKILL:  # skill cards are not counted in any section
         for sec, ids in (("main", cids[:nm]), ("extra", cids[nm : nm + ne]),

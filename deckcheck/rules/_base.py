@@ -57,7 +57,8 @@ class Context:
         "banlist",
         "date",
         "points_cap",
-        "entries",
+        "_entries",
+        "_pending",
         "tallies",
         "printings",
         "counts",
@@ -78,7 +79,10 @@ class Context:
         self.banlist = banlist
         self.date = date
         self.points_cap = points_cap
-        self.entries: list[tuple[DeckEntry, Card | None]] = []
+        self._entries: list[tuple[DeckEntry, Card | None]] | None = []
+        #: (entries, passcode -> card, their passcodes): what ``entries`` is built from on
+        #: first use (the engine's tally leaves it so; most decks need no rule to read it)
+        self._pending: tuple[list[DeckEntry], dict[Any, Card | None], list[Any]] | None = None
         self.tallies: dict[int, Tally] = {}  # by canonical card
         self.printings: dict[int, Tally] = {}  # by passcode (known cards)
         self.counts: dict[str, int] = {}  # per section, skill cards left out
@@ -92,6 +96,26 @@ class Context:
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
     #: because rules ask it for every entry of every deck.
     kind: Callable[[Card], str] = staticmethod(attrgetter("kind"))  # type: ignore[assignment]
+
+    @property
+    def entries(self) -> list[tuple[DeckEntry, Card | None]]:
+        """Every entry of the deck (Main, Extra, Side in order) with its card (None: unknown)."""
+        got = self._entries
+        if got is None:
+            every, card_of, ids = self._pending  # type: ignore[misc]
+            got = self._entries = list(zip(every, map(card_of.__getitem__, ids), strict=True))
+            self._pending = None
+        return got
+
+    @entries.setter
+    def entries(self, value: list[tuple[DeckEntry, Card | None]]) -> None:
+        self._entries, self._pending = value, None
+
+    def defer_entries(
+        self, every: list[DeckEntry], card_of: dict[Any, Card | None], ids: list[Any]
+    ) -> None:
+        """Let ``entries`` be built from ``every`` and the cards of ``ids`` when first read."""
+        self._entries, self._pending = None, (every, card_of, ids)
 
     def list_label(self) -> str:
         return self.banlist.label if self.banlist is not None else "no list"
