@@ -66,10 +66,11 @@ def check(ctx: Context) -> Iterator[Finding]:
         listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
     if not listed:
         return
-    where = ctx.list_label()
-    for t in tallies.values():
-        if t.canonical not in listed:
-            continue
+    where = None
+    # In set order, not deck order: the engine sorts the findings by section, line, code and
+    # card, which tell any two of this rule's findings apart (one per canonical card).
+    for canonical in listed:
+        t = tallies[canonical]
         limit = listed_limit(bl, t, _held(ctx, t))
         if limit is None:
             continue
@@ -77,6 +78,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             limit = 1
         # A Forbidden card is reported at any count; Limited and Semi-Limited over the limit.
         if limit in _CODE and (limit == 0 or t.count > limit):
+            where = where or ctx.list_label()
             yield of_card(
                 _CODE[limit],
                 f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
