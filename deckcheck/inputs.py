@@ -268,7 +268,18 @@ def player_of(deck: Deck) -> str | None:
     src = deck.source
     if src.startswith(("ydke://", "<")):
         return created_by(deck)
-    return os.path.splitext(os.path.basename(src))[0] or None
+    return file_stem(src) or None
+
+
+def file_stem(path: str) -> str:
+    """``os.path.splitext(os.path.basename(path))[0]``, without the two generic calls per
+    deck where the separator is "/" alone (tests compare the two)."""
+    if os.sep != "/" or os.altsep:
+        return os.path.splitext(os.path.basename(path))[0]
+    name = path.rpartition("/")[2]
+    stem, dot, _ext = name.rpartition(".")
+    # splitext keeps a name whose only dots lead it (".ydk", "..x") whole
+    return stem if dot and stem.strip(".") else name
 
 
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:

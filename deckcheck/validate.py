@@ -263,7 +263,7 @@ def check_deck(
         findings.sort(key=_sort_key)
     return DeckReport(
         deck.source,
-        not any(f.severity == "error" for f in findings),
+        _legal(findings),
         ctx.counts,  # a fresh dict per deck (made by _tally)
         tuple(findings),
         fmt.id,
@@ -272,6 +272,14 @@ def check_deck(
         comp,
         player,
     )
+
+
+def _legal(findings: list[Finding]) -> bool:
+    """No finding is an error."""
+    for f in findings:
+        if f.severity == "error":
+            return False
+    return True
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------

@@ -1,16 +1,22 @@
 """The engine's per-passcode tally (issue 18) gives what its line-by-line tally gives: the
 same tallies (by canonical card and by printing: canonical, name, count, first line, card),
 counts, composition, entries and flags, on every real deck and on decks with alternate
-artworks, unknown cards, tokens and skills; and the reports of both are equal."""
+artworks, unknown cards, tokens and skills; and the reports of both are equal. The file stem
+that names a deck's player is ``splitext(basename())``."""
 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckcheck import decks
 from deckcheck.carddb import open_db
 from deckcheck.errors import InputError
+from deckcheck.inputs import file_stem
 from deckcheck.model import Deck, DeckEntry, Format
 from deckcheck.rules._base import Context, Tally
 from deckcheck.validate import _tally, _tally_lines, check_deck
@@ -68,3 +74,18 @@ def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
     assert [f.code for f in report.findings] == [
         f.code for f in check_deck(counted, fmt, None, db, DATE, None, None, None).findings
     ]
+
+
+_NAMES = st.text(alphabet="ab./\\ é", max_size=12)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_NAMES)
+def test_file_stem_is_splitext_of_basename(path: str) -> None:
+    assert file_stem(path) == os.path.splitext(os.path.basename(path))[0]
+
+
+def test_file_stem_examples() -> None:
+    for path in ["a.ydk", ".ydk", "..ydk", "x.", ".a.ydk", "a", "d/b.c.ydk", "d.x/y", "/", "",
+                 "a/.hidden", "a/..", "a/b..ydk"]:  # fmt: skip
+        assert file_stem(path) == os.path.splitext(os.path.basename(path))[0], path
