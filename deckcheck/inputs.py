@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ SKIP_DIRS = frozenset({"__pycache__", "node_modules", "CVS", "_darcs"})
 #: an item to read: a path, "-", a ydke:// URL, or ("-", stdin bytes) read by a parent process
 #: (("!", message) when that read failed)
 Item = str | tuple[str, bytes]
+_card_id = attrgetter("card_id")
 
 
 def is_inline(item: str) -> bool:
@@ -169,11 +172,15 @@ class Discovery:
                     continue
                 keep.append(d)
             dirs[:] = keep
+            # The .gitignore files that apply here, once per folder: most folders have none,
+            # and then no file of it needs asking (``ignored`` would find the same chain).
+            chain = self._chain(cur, top) if self.gitignore else []
+            exclude = self._exclude is not None
             for name in sorted(files):
                 full = os.path.join(cur, name)
                 if name.startswith(".") or not self.is_deck(full, root):
                     continue
-                if self.excluded(full, root) or self.ignored(full, top):
+                if (exclude and self.excluded(full, root)) or (chain and self.ignored(full, top)):
                     continue
                 # Report paths the way the user named the folder.
                 yield os.path.join(shown, full[len(root) + 1 :] if root != "/" else full[1:])
@@ -255,13 +262,24 @@ def player_of(deck: Deck) -> str | None:
     deck without a file (ydke://, stdin) falls back to its "#created by NAME" line."""
     from deckcheck.validate import created_by
 
-    got = deck_header(deck)[1]
+    got = deck_header(deck)[1] if deck.comments else None
     if got:
         return got
     src = deck.source
     if src.startswith(("ydke://", "<")):
         return created_by(deck)
-    return os.path.splitext(os.path.basename(src))[0] or None
+    return file_stem(src) or None
+
+
+def file_stem(path: str) -> str:
+    """``os.path.splitext(os.path.basename(path))[0]``, without the two generic calls per
+    deck where the separator is "/" alone (tests compare the two)."""
+    if os.sep != "/" or os.altsep:
+        return os.path.splitext(os.path.basename(path))[0]
+    name = path.rpartition("/")[2]
+    stem, dot, _ext = name.rpartition(".")
+    # splitext keeps a name whose only dots lead it (".ydk", "..x") whole
+    return stem if dot and stem.strip(".") else name
 
 
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:
@@ -300,9 +318,14 @@ def read_item(item: Item) -> Deck:
         return decks.read_stdin()
     if decks.ydke.is_argument(item):
         return decks.read_string(item, source=item)
-    if os.path.isdir(item):  # a sub-folder the walker could not list
-        raise InputError(_unlisted(item), where=item)
-    return decks.read_path(item)
+    try:
+        return decks.read_path(item)
+    except InputError:
+        # A sub-folder the walker could not list: said as such (checked only on failure, no
+        # stat per deck).
+        if os.path.isdir(item):
+            raise InputError(_unlisted(item), where=item) from None
+        raise
 
 
 def _unlisted(folder: str) -> str:
@@ -336,6 +359,8 @@ class DeckLoader:
 
     def resolve(self, deck: Deck) -> Deck:
         """``deck`` with its names resolved (or DC102/DC103 findings); as is without names."""
+        if None not in map(_card_id, chain(deck.main, deck.extra, deck.side)):
+            return deck  # every entry has its passcode (a C loop: the common case)
         if not any(e.card_id is None and e.query for e in deck.entries()):
             return deck
         # Name lookup (rapidfuzz, the index) is paid only by text decklists.

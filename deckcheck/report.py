@@ -86,16 +86,21 @@ class Summary:
 
     def add(self, report: DeckReport, strict: bool = False) -> None:
         self.decks += 1
-        if report.legal:
+        legal = report.legal
+        if legal:
             self.legal += 1
         else:
             self.illegal += 1
-        if report.warnings:
+        warned = False
+        if report.findings:  # a deck without findings has no warnings and no codes to count
+            codes = self.codes
+            for f in report.findings:
+                codes[f.code] = codes.get(f.code, 0) + 1
+            warned = bool(report.warnings)
+        if warned:
             self.warnings += 1
-        if not report.passes(strict):
+        if not (legal and not (strict and warned)):  # ``report.passes(strict)``
             self.failed += 1
-        for f in report.findings:
-            self.codes[f.code] = self.codes.get(f.code, 0) + 1
 
     def to_json(self) -> dict[str, int]:
         return {"decks": self.decks, "legal": self.legal, "illegal": self.illegal}

@@ -12,14 +12,16 @@ Every rule in ``deckcheck.rules.RULES`` runs; checking never stops at the first 
 from __future__ import annotations
 
 import datetime as dt
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from deckcheck.codes import REGISTRY, finding
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
 from deckcheck.report import DeckReport
 from deckcheck.rules import RULES
-from deckcheck.rules._base import CardSource, Context, Tally
+from deckcheck.rules._base import HAS_SKILL, HAS_TOKEN, HAS_UNKNOWN, CardSource, Context, Tally
 
 _SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
 
@@ -38,15 +40,97 @@ _BUCKET = {"monster": "monster", "spell": "spell", "trap": "trap", "token": "oth
            "other": "other"}  # fmt: skip
 
 
+_card_id = attrgetter("card_id")
+_count = attrgetter("count")
+
+
 def _tally(
     ctx: Context, cards: CardSource, names: Callable[[int], str] | None
 ) -> dict[str, int]:
     """Resolve every entry once and count copies by canonical card (shared by all rules);
     returns the deck's composition (see ``composition``), counted on the same pass.
 
-    Work per distinct card is done once per deck: a passcode already seen in this deck (most
-    lines of a real deck repeat one) only adds its count.
+    Work per distinct card is done once per deck: the entries are counted by passcode in C
+    (``Counter``'s loop), then each passcode seen is looked up once. A deck with a line of
+    several copies or an unresolved name (text lists) is tallied line by line
+    (``_tally_lines``).
     """
+    deck, banlist = ctx.deck, ctx.banlist
+    main, extra, side = deck.main, deck.extra, deck.side
+    every = [*main, *extra, *side]
+    cids = list(map(_card_id, every))
+    if None in cids or not set(map(_count, every)) <= _ONE:
+        return _tally_lines(ctx, cards, names)
+    nm, ne = len(main), len(extra)
+    # Counting by passcode into plain dicts (first-seen order): ``_count_elements`` is the C
+    # loop of ``Counter``, without Counter's Python-level constructor (twice per deck).
+    in_main: dict[Any, int] = {}
+    _count_elements(in_main, cids[:nm])
+    total: dict[int, int] = {}
+    _count_elements(total, cids)
+    ctx.present = {"main": in_main, "extra": dict.fromkeys(cids[nm : nm + ne])}
+    first = dict(zip(reversed(cids), reversed(every), strict=True))  # passcode -> 1st line
+    printings, tallies = ctx.printings, ctx.tallies
+    card_of: dict[int, Card | None] = {}
+    get, main_copies, bucket = cards.get, in_main.get, _BUCKET.get
+    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": ne}
+    flags = 0
+    for cid, n in total.items():  # first-seen order, as the lines come
+        card = card_of[cid] = get(cid)
+        entry = first[cid]
+        if card is None:
+            flags |= HAS_UNKNOWN
+            canonical = cid
+            if cid in in_main:
+                comp["other"] += in_main[cid]
+        else:
+            kind = card.kind
+            if kind == "token":
+                flags |= HAS_TOKEN
+            elif kind == "skill":
+                flags |= HAS_SKILL
+            if (m := main_copies(cid)) and kind != "skill":  # skills are not counted
+                comp[bucket(kind, "other")] += m
+            p = printings[cid] = Tally(cid, card.name, entry, card)
+            p.count = n
+            canonical = card.canonical
+        t = tallies.get(canonical)
+        if t is None:
+            if card is None:
+                name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
+            elif names is not None:
+                name = names(canonical)
+            else:
+                canon = card if canonical == cid else get(canonical)
+                name = canon.name if canon is not None else card.name
+            if card is not None and canonical == cid and name == card.name:
+                tallies[canonical] = p  # the same fields: one object serves as both tallies
+                continue
+            t = tallies[canonical] = Tally(canonical, name, entry, card)
+        elif printings.get(canonical) is t:  # shared with its printing: split before adding
+            t = tallies[canonical] = t.copy()
+        t.count += n
+    ctx.flags = flags
+    ctx.defer_entries(every, card_of, cids)  # built only if a rule reads ctx.entries
+    counts = ctx.counts = {"main": nm, "extra": ne, "side": len(side)}
+    if flags & HAS_SKILL:  # skill cards are not counted in any section
+        for sec, ids in (("main", cids[:nm]), ("extra", cids[nm : nm + ne]),
+                         ("side", cids[nm + ne :])):  # fmt: skip
+            counts[sec] -= sum(1 for cid in ids if _kind(card_of[cid]) == "skill")
+    return comp
+
+
+_ONE = {1}
+
+
+def _kind(card: Card | None) -> str:
+    return card.kind if card is not None else "other"
+
+
+def _tally_lines(
+    ctx: Context, cards: CardSource, names: Callable[[int], str] | None
+) -> dict[str, int]:
+    """``_tally`` line by line: for decks with counted lines ("3 Ash Blossom") or names."""
     deck, banlist = ctx.deck, ctx.banlist
     cache: dict[int, Card | None] = {}
     counts = ctx.counts = dict.fromkeys(SECTIONS, 0)
@@ -97,6 +181,16 @@ def _tally(
                 name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
             t = tallies[canonical] = Tally(canonical, name, entry, card)
         t.count += n
+    flags = 0
+    for _entry, card in entries:
+        if card is None:
+            flags |= HAS_UNKNOWN
+        elif card.kind == "token":
+            flags |= HAS_TOKEN
+        elif card.kind == "skill":
+            flags |= HAS_SKILL
+    ctx.flags = flags
+    ctx.present = {s: dict.fromkeys(map(_card_id, deck.section(s))) for s in SECTIONS}
     return comp
 
 
@@ -169,7 +263,7 @@ def check_deck(
         findings.sort(key=_sort_key)
     return DeckReport(
         deck.source,
-        not any(f.severity == "error" for f in findings),
+        _legal(findings),
         ctx.counts,  # a fresh dict per deck (made by _tally)
         tuple(findings),
         fmt.id,
@@ -178,6 +272,14 @@ def check_deck(
         comp,
         player,
     )
+
+
+def _legal(findings: list[Finding]) -> bool:
+    """No finding is an error."""
+    for f in findings:
+        if f.severity == "error":
+            return False
+    return True
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------

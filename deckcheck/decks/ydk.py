@@ -8,6 +8,7 @@ passcode, a comment or a marker becomes a DC101 finding, and reading goes on.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from deckcheck.codes import finding
 from deckcheck.model import Deck, DeckEntry, Finding, Section
@@ -54,6 +55,74 @@ def marker(stripped: str) -> Section | None:
 
 def parse_lines(lines: list[str], source: str) -> Deck:
     """A Deck from already split lines (see ``deckcheck.decks.source.split_lines``)."""
+    deck = _parse_blocks(lines, source)
+    return deck if deck is not None else parse_lines_general(lines, source)
+
+
+def _parse_blocks(lines: list[str], source: str) -> Deck | None:
+    """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
+    None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
+    comment, read as the general reader reads it) or is a bare passcode of ASCII digits (no
+    blank line, no space, at most UINT32_MAX). The passcodes between two such lines are
+    checked, converted and made entries by C loops; anything unusual is left to the
+    line-by-line reader, which reports it.
+    """
+    text = "\n".join(lines)
+    if len(text) > 4000:  # int() refuses over 4300 digits: long files go line by line
+        return None
+    find, count = text.find, text.count
+    if count("\n") != len(lines) - 1:  # a line holding a newline itself: not split lines
+        return None
+    specials: list[int] = []  # indexes of the lines starting with "#" or "!", in order
+    at = row = 0
+    if text[:1] in ("#", "!"):
+        specials.append(0)
+    while True:
+        a, b = find("\n#", at), find("\n!", at)
+        pos = a if b < 0 or 0 <= a < b else b
+        if pos < 0:
+            break
+        row += count("\n", at, pos + 1)
+        at = pos + 1
+        specials.append(row)
+    deck = Deck(source=source, kind="ydk")
+    section: Section = "main"
+    target = deck.main
+    seen_content = False
+    start = 0
+    end = len(lines)
+    for stop in (*specials, end):
+        if stop > start:  # passcode lines start..stop-1
+            block = lines[start:stop]
+            joined = "".join(block)
+            if not (joined.isascii() and joined.encode().isdigit()):
+                return None
+            try:
+                ids = list(map(int, block))
+            except ValueError:  # a blank line
+                return None
+            if max(ids) > UINT32_MAX:
+                return None
+            n = stop - start
+            target.extend(map(DeckEntry, repeat(section, n), ids, range(start + 1, stop + 1),
+                              repeat(1, n), repeat(None, n), block))  # fmt: skip
+            seen_content = True
+        if stop == end:
+            break
+        s = lines[stop].strip()
+        sec = marker(s)
+        if sec is not None:
+            section = sec
+            target = deck.section(sec)
+            seen_content = True
+        elif not seen_content:
+            deck.comments.append(s)
+        start = stop + 1
+    return deck
+
+
+def parse_lines_general(lines: list[str], source: str) -> Deck:
+    """``parse_lines`` line by line: any content, every unreadable line reported (DC101)."""
     deck = Deck(source=source, kind="ydk")
     section: Section = "main"
     target = deck.main

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring
 from typing import Any
 
+from deckcheck.model import Finding
 from deckcheck.render.base import Meta, Renderer
 from deckcheck.report import DeckReport, Summary
 
@@ -21,6 +23,69 @@ def deck_json(report: DeckReport) -> dict[str, Any]:
         "findings": [f.to_json() for f in report.findings],
         **({"player": report.player} if report.player else {}),
     }
+
+
+class _Other(Exception):
+    """A value the hand-written encoder does not write: the report goes through ``json``."""
+
+
+def _v(value: Any) -> str:
+    """A str, int, bool or None as ``json.dumps(..., ensure_ascii=False)`` writes it."""
+    t = type(value)
+    if t is str:
+        return encode_basestring(value)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if t is bool:
+        return "true" if value else "false"
+    raise _Other
+
+
+def finding_json(f: Finding) -> str:
+    """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them)."""
+    if f.candidates:
+        return _dumps(f.to_json())  # type: ignore[no-any-return]
+    out = (f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, "severity": {_v(f.severity)}, '
+           f'"message": {_v(f.message)}, "section": {_v(f.section)}, '
+           f'"line": {_v(f.line)}')  # fmt: skip
+    if f.card_id is not None:
+        out += f', "card": {{"id": {_v(f.card_id)}, "name": {_v(f.card_name)}}}'
+    if f.count is not None:
+        out += f', "count": {_v(f.count)}'
+    if f.limit is not None:
+        out += f', "limit": {_v(f.limit)}'
+    if f.waived:
+        out += ', "waived": true'
+    return out + "}"
+
+
+def deck_text(report: DeckReport, meta_format: str | None) -> str:
+    """``_dumps`` of a deck's JSON object (``deck_json``, plus "format" when the deck was
+    checked as another format than ``meta_format``), built from strings: one dict per deck
+    and per finding less, same bytes."""
+    try:
+        counts = ", ".join(f"{_key(k)}: {_v(n)}" for k, n in report.counts.items())
+        out = (f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
+               f'"counts": {{{counts}}}, '
+               f'"findings": [{", ".join(map(finding_json, report.findings))}]')  # fmt: skip
+        if report.player:
+            out += f', "player": {_v(report.player)}'
+        if meta_format is not None and report.format_id != meta_format:
+            out += f', "format": {{"id": {_v(report.format_id)}}}'
+        return out + "}"
+    except _Other:
+        data = deck_json(report)
+        if meta_format is not None and report.format_id != meta_format:
+            data["format"] = {"id": report.format_id}
+        return _dumps(data)  # type: ignore[no-any-return]
+
+
+def _key(k: Any) -> str:
+    if type(k) is not str:
+        raise _Other  # json turns other keys into strings its own way
+    return encode_basestring(k)  # type: ignore[no-any-return]
 
 
 class JsonRenderer(Renderer):
@@ -46,11 +111,9 @@ class JsonRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         sep = "\n" if self._first else ",\n"
         self._first = False
-        data = deck_json(report)
-        if self.meta is not None and report.format_id != self.meta.format_id:
-            # checked as the deck's own "#format" line says, not as the run's format
-            data["format"] = {"id": report.format_id}
-        self.out.write(sep + _dumps(data))
+        # "format": checked as the deck's own "#format" line says, not as the run's format
+        meta_format = self.meta.format_id if self.meta is not None else None
+        self.out.write(sep + deck_text(report, meta_format))
 
     def finish(self, summary: Summary) -> None:
         self.out.write('],\n"summary": ' + json.dumps(summary.to_json()) + "}\n")

@@ -14,12 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from deckcheck.model import Finding
-from deckcheck.rules._base import Context, of_entry
+from deckcheck.rules._base import HAS_TOKEN, HAS_UNKNOWN, Context, of_entry
 
 NAME = "input"
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    if not ctx.flags & (HAS_UNKNOWN | HAS_TOKEN):
+        return
     # Lines the reader already reported (DC102/DC103 on text lists) are not reported twice.
     reported = {(f.section, f.line) for f in ctx.deck.findings}
     for entry, card in ctx.entries:

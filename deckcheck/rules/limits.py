@@ -57,22 +57,42 @@ def check(ctx: Context) -> Iterator[Finding]:
     bl = ctx.banlist
     if bl is None:
         return
-    where = ctx.list_label()
-    held: dict[int, list[int]] = {}  # canonical -> its passcodes in the deck
-    for p in ctx.printings.values():
-        if p.card is not None:
-            held.setdefault(p.card.canonical, []).append(p.canonical)
-    for t in ctx.tallies.values():
-        limit = listed_limit(bl, t, held.get(t.canonical, ()))
+    limits, printings, tallies = bl.limits, ctx.printings, ctx.tallies
+    # Only a card the list names (by a printing's passcode or by its canonical id) can get a
+    # finding: two set intersections find them, most of a deck is not on the list.
+    listed = limits.keys() & tallies.keys()
+    by_printing = limits.keys() & printings.keys()
+    if by_printing:
+        listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
+    if not listed:
+        return
+    where = None
+    # In set order, not deck order: the engine sorts the findings by section, line, code and
+    # card, which tell any two of this rule's findings apart (one per canonical card).
+    for canonical in listed:
+        t = tallies[canonical]
+        limit = listed_limit(bl, t, _held(ctx, t))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
             limit = 1
         # A Forbidden card is reported at any count; Limited and Semi-Limited over the limit.
         if limit in _CODE and (limit == 0 or t.count > limit):
+            where = where or ctx.list_label()
             yield of_card(
                 _CODE[limit],
                 f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
                 t,
                 limit=limit,
             )
+
+
+def _held(ctx: Context, t: Tally) -> list[int]:
+    """The passcodes (printings) by which the deck holds the card of tally ``t``."""
+    printings = ctx.printings
+    if printings.get(t.canonical) is t:
+        return [t.canonical]  # one tally serves as both: the card's only printing
+    if t.card is None:
+        return []
+    c = t.canonical
+    return [p.canonical for p in printings.values() if p.card is not None and p.card.canonical == c]

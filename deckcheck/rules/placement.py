@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from deckcheck.carddb import extra_deck_bits
 from deckcheck.model import TYPE_MONSTER, Finding, Format
-from deckcheck.rules._base import Context, of_entry
+from deckcheck.rules._base import Context, Memo, of_entry
 
 NAME = "placement"
 
@@ -24,8 +24,13 @@ def extra_bits(fmt: Format) -> int:
     return extra_deck_bits(fmt.extra_deck_types)
 
 
+_MEMO = Memo()
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     bits = extra_bits(ctx.fmt)
+    if not _misplaced(ctx, bits):
+        return
     for entry, card in ctx.entries:
         if card is None or entry.section == "side" or card.kind in ("token", "skill"):
             continue
@@ -46,3 +51,31 @@ def check(ctx: Context) -> Iterator[Finding]:
                 entry,
                 card,
             )
+
+
+def _misplaced(ctx: Context, bits: int) -> bool:
+    """Whether a card of the Main or Extra Deck may be in the wrong one: looked up once per
+    passcode of each section (``ctx.present``) before the deck's lines are read one by one."""
+    present = ctx.present
+    if not present:  # not tallied by the engine: read every line
+        return True
+    table = _MEMO.table(ctx)
+    printings = ctx.printings
+    for section, wrong in (("main", True), ("extra", False)):
+        for cid in present.get(section, ()):
+            t = printings.get(cid)  # type: ignore[arg-type]
+            if t is None:
+                continue  # an unknown card (DC102)
+            card = t.card
+            got = table.get(cid)  # type: ignore[arg-type]
+            if got is None or got[0] is not card:
+                assert card is not None
+                extra = (
+                    None
+                    if card.kind in ("token", "skill")
+                    else bool(card.type_bits & TYPE_MONSTER and card.type_bits & bits)
+                )
+                got = table[cid] = (card, extra)  # type: ignore[index]
+            if got[1] is wrong:
+                return True
+    return False

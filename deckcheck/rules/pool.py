@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 
 from deckcheck.model import Card, Finding, Scope
-from deckcheck.rules._base import Context, Tally, of_card
+from deckcheck.rules._base import Context, Memo, of_card
 
 NAME = "pool"
 
@@ -68,62 +69,87 @@ def release_date(card: Card, region: str | None) -> dt.date | None:
     return min(dates) if dates else None
 
 
-def _v(code: str, t: Tally, msg: str) -> Finding:
-    return of_card(code, f"{t.label()}: {msg}", t)
-
-
 def check(ctx: Context) -> Iterator[Finding]:
-    fmt, bl = ctx.fmt, ctx.banlist
-    pool_scopes = Scope(0)
-    for name in fmt.pool:
-        pool_scopes |= Scope.__members__.get(name.upper(), Scope(0))
-    region_bits = int(pool_scopes & REGION_BITS)
-    pool_bits = int(pool_scopes)
     # Per passcode, not per canonical card: pool, region and dates belong to a printing, and
-    # a Rush card "treated as" an Advanced card is not that card's printing.
-    for t in ctx.printings.values():
+    # a Rush card "treated as" an Advanced card is not that card's printing. What a printing
+    # gets depends only on the card, the format, the list and the date: worked out once per
+    # card for a batch (``_MEMO``), then only the deck's line and count are filled in.
+    printings = ctx.printings
+    if not printings:
+        return
+    table = _MEMO.table(ctx)
+    get = table.get
+    for cid, t in printings.items():
         card = t.card
-        assert card is not None  # unknown cards are DC102, never in ctx.printings
-        scopes = int(card.scopes)  # plain ints: IntFlag operators are slow in a hot loop
-        if bl is not None and bl.mode == "whitelist" and card.id in bl.limits:
-            # A whitelist naming this very passcode admits it whatever its scope: the GOAT
-            # list's "(GOAT)" entries carry EDOPro's "illegal" scope, and they are the point.
-            scopes |= _OFFICIAL | pool_bits
-        elif (why := unofficial(card)) is not None:
-            yield _v("DC503", t, f"{why}, not legal in {fmt.name}")
-            continue
-        if (
-            bl is not None
-            and bl.mode == "whitelist"
-            and card.id not in bl.limits
-            and card.canonical not in bl.limits
-        ):
-            yield _v("DC405", t, f"not on the list of allowed cards {ctx.list_label()}")
-        if ctx.kind(card) == "skill":
-            continue  # skill cards sit outside the scope pool; DC303 says where they are allowed
-        if pool_bits and not scopes & pool_bits:
-            want = "/".join(s.upper() for s in sorted(fmt.pool))
-            if region_bits and scopes & _REGION:
-                have = "/".join(n.upper() for n in card.scopes.names() if n in REGIONS)
-                yield _v("DC501", t, f"released only in {have}, not in {want}")
-            else:
-                yield _v("DC405", t, f"not a {want} card, so not in the {fmt.name} card pool")
-        region = fmt.release_region
-        released = release_date(card, region) if region else None
-        if released is not None and released > ctx.date:
-            where = REGION_NAMES.get(region or "", (region or "").upper())
-            yield _v(
+        got = get(cid)
+        if got is None or got[0] is not card:
+            assert card is not None  # unknown cards are DC102, never in ctx.printings
+            got = table[cid] = (card, tuple(_judge(ctx, card, cid)))
+        for code, message in got[1]:
+            yield of_card(code, message, t)
+
+
+_MEMO = Memo()
+_POOL_BITS: dict[frozenset[str], tuple[int, int]] = {}
+
+
+def _pool_bits(pool: AbstractSet[str]) -> tuple[int, int]:
+    """(scope bits of the pool, its OCG/TCG bits) as plain ints, once per pool (IntFlag
+    operators are slow)."""
+    pool = pool if isinstance(pool, frozenset) else frozenset(pool)
+    got = _POOL_BITS.get(pool)
+    if got is None:
+        scopes = Scope(0)
+        for name in pool:
+            scopes |= Scope.__members__.get(name.upper(), Scope(0))
+        got = _POOL_BITS[pool] = (int(scopes), int(scopes & REGION_BITS))
+    return got
+
+
+def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[tuple[str, str]]:
+    """(code, message) of each pool finding for one printing (named like the ``Tally.label``
+    of the printing: the card's name and the passcode as the deck has it)."""
+    fmt, bl = ctx.fmt, ctx.banlist
+    label = f"{card.name} ({passcode})"
+    pool_bits, region_bits = _pool_bits(fmt.pool)
+    scopes = int(card.scopes)  # plain ints: IntFlag operators are slow
+    if bl is not None and bl.mode == "whitelist" and card.id in bl.limits:
+        # A whitelist naming this very passcode admits it whatever its scope: the GOAT
+        # list's "(GOAT)" entries carry EDOPro's "illegal" scope, and they are the point.
+        scopes |= _OFFICIAL | pool_bits
+    elif (why := unofficial(card)) is not None:
+        yield "DC503", f"{label}: {why}, not legal in {fmt.name}"
+        return
+    if (
+        bl is not None
+        and bl.mode == "whitelist"
+        and card.id not in bl.limits
+        and card.canonical not in bl.limits
+    ):
+        yield "DC405", f"{label}: not on the list of allowed cards {ctx.list_label()}"
+    if ctx.kind(card) == "skill":
+        return  # skill cards sit outside the scope pool; DC303 says where they are allowed
+    if pool_bits and not scopes & pool_bits:
+        want = "/".join(s.upper() for s in sorted(fmt.pool))
+        if region_bits and scopes & _REGION:
+            have = "/".join(n.upper() for n in card.scopes.names() if n in REGIONS)
+            yield "DC501", f"{label}: released only in {have}, not in {want}"
+        else:
+            yield "DC405", f"{label}: not a {want} card, so not in the {fmt.name} card pool"
+    region = fmt.release_region
+    released = release_date(card, region) if region else None
+    if released is not None and released > ctx.date:
+        where = REGION_NAMES.get(region or "", (region or "").upper())
+        yield (
+            "DC502",
+            f"{label}: released in {where} on {released.isoformat()}, after the event date "
+            f"{ctx.date.isoformat()}",
+        )
+    elif fmt.release_cutoff is not None:
+        released = release_date(card, fmt.release_region)
+        if released is not None and released > fmt.release_cutoff:
+            yield (
                 "DC502",
-                t,
-                f"released in {where} on {released.isoformat()}, after the event date "
-                f"{ctx.date.isoformat()}",
+                f"{label}: released on {released.isoformat()}, after the {fmt.name} card pool "
+                f"cut-off {fmt.release_cutoff.isoformat()}",
             )
-        elif fmt.release_cutoff is not None:
-            released = release_date(card, fmt.release_region)
-            if released is not None and released > fmt.release_cutoff:
-                yield _v(
-                    "DC502",
-                    t,
-                    f"released on {released.isoformat()}, after the {fmt.name} card pool cut-off "
-                    f"{fmt.release_cutoff.isoformat()}",
-                )

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from deckcheck.codes import finding
 from deckcheck.model import Finding
-from deckcheck.rules._base import Context, of_entry, plural
+from deckcheck.rules._base import HAS_SKILL, Context, of_entry, plural
 
 NAME = "skills"
 #: formats whose official rule is one Skill per deck, a Skill that exports omit
@@ -21,7 +21,11 @@ ONE_SKILL_EXPECTED = frozenset({"speed"})
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    found = [(e, c) for e, c in ctx.entries if c is not None and ctx.kind(c) == "skill"]
+    found = (
+        [(e, c) for e, c in ctx.entries if c is not None and ctx.kind(c) == "skill"]
+        if ctx.flags & HAS_SKILL
+        else []
+    )
     rng = ctx.fmt.skills
     if rng is None:
         for entry, card in found:

@@ -1,0 +1,96 @@
+"""The ``.ydk`` reader's block fast path (issue 18) gives exactly what the line-by-line reader
+gives: entries, line numbers, raw lines, comments and findings, on every real deck, every
+fixture and on hostile input (BOM, CRLF, comments, junk, huge numbers, blank lines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deckcheck.decks import ydk
+from deckcheck.decks.source import Limits, decode, split_lines
+from deckcheck.errors import InputError
+
+REPO = Path(__file__).parent.parent.parent
+BIG = Limits(max_bytes=2**40, max_lines=2**40)
+
+
+def both(text: str) -> tuple[object, object]:
+    lines = split_lines(text, "x.ydk", BIG)
+    return ydk.parse_lines(lines, "x.ydk"), ydk.parse_lines_general(lines, "x.ydk")
+
+
+@pytest.mark.parametrize("text", [
+    "#main\n1\n2\n#extra\n3\n!side\n4\n",
+    "#created by X\n#main\n1\n2\n#extra\n!side\n",
+    "\ufeff#main\n1\n",
+    "#main\r\n89631139\r\n89631139\r\n#extra\r\n!side\r\n",
+    "#main\r1\r2\r",
+    "1\n2\n3",  # no header at all
+    "#main\n0\n00089631139\n",  # leading zeros: 11 digits, still a passcode
+    "#main\n4294967295\n4294967296\n99999999999\n",  # UINT32_MAX and beyond
+    "#main\n" + "9" * 5000 + "\n1\n",  # more digits than int() takes
+    "#main\n" + "1\n" * 3000,  # a long file
+    "#main\n1\n\n2\n   \n3\n",  # blank lines keep the numbering
+    "#main\n1\n2\n\n",
+    "#main\n 1\n2 \n\t3\n",  # spaces around passcodes
+    "#main\n89631139 -- Blue-Eyes\n1 2\n12x\nabc\n",  # text after, two passcodes, junk
+    "#main\n１２３\n²\n٣\n",  # non-ASCII digits
+    "#main\n1_000\n+2\n-3\n",  # what int() would take but a passcode line is not
+    "#main\n#extra\n#side\n!side\n#MAIN\n# extra \n1\n",  # markers in any case and spacing
+    "#note\n#main\n1\n#later comment\n2\n!side#created by x\n3\n",
+    "!side\n1\n#main\n2\n",
+    "#\n!\n#main\n1\n",
+    "#main\n1\u2028\n2\x0c\n",  # other line breaks stay in the line
+    "",
+    "\n\n\n",
+    "#main",
+    "12345678",
+])
+def test_fast_path_equals_the_general_reader(text: str) -> None:
+    fast, general = both(text)
+    assert fast == general
+
+
+def test_lines_holding_newlines_are_left_to_the_general_reader() -> None:
+    lines = ["#main", "1\n2", "3"]
+    assert ydk._parse_blocks(lines, "x") is None
+    assert ydk.parse_lines(lines, "x") == ydk.parse_lines_general(lines, "x")
+
+
+def test_every_real_and_fixture_deck_reads_the_same(shared_data: Path) -> None:
+    files = [*sorted((shared_data / "decks").rglob("*.ydk")),
+             *sorted(REPO.glob("tests/fixtures/**/*.ydk")), *sorted(REPO.glob("examples/**/*.ydk"))]
+    assert len(files) > 200
+    taken = 0
+    for f in files:
+        try:
+            text = decode(f.read_bytes(), str(f), BIG)
+        except InputError:
+            continue
+        lines = split_lines(text, str(f), BIG)
+        general = ydk.parse_lines_general(lines, str(f))
+        fast = ydk._parse_blocks(lines, str(f))
+        taken += fast is not None
+        assert ydk.parse_lines(lines, str(f)) == general, f
+        assert fast is None or fast == general, f
+    assert taken > len(files) // 2  # the fast path is what real files take
+
+
+_LINE = st.one_of(
+    st.integers(0, 2**33).map(str),
+    st.sampled_from(["#main", "#extra", "!side", "#created by me", "", " ", "1 2", "x", "#"]),
+    st.text(alphabet="0123456789#! \t\r-x", max_size=12),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_LINE, max_size=30), st.sampled_from(["\n", "\r\n", "\r"]))
+def test_fast_path_equals_the_general_reader_on_generated_files(
+    lines: list[str], eol: str
+) -> None:
+    fast, general = both(eol.join(lines))
+    assert fast == general

@@ -1,0 +1,81 @@
+"""The JSON renderer writes each deck object by hand (issue 18): the same bytes as
+``json.dumps(deck_json(report), ensure_ascii=False)`` on real reports of several formats and
+on generated findings (quotes, control characters, non-ASCII, big and negative numbers,
+waived, candidates, odd counts)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deckcheck.batch import Request, Run
+from deckcheck.model import Finding
+from deckcheck.render.json import deck_json, deck_text, finding_json
+from deckcheck.report import DeckReport
+
+
+def _reference(report: DeckReport, meta_format: str | None) -> str:
+    data = deck_json(report)
+    if meta_format is not None and report.format_id != meta_format:
+        data["format"] = {"id": report.format_id}
+    return json.dumps(data, ensure_ascii=False)
+
+
+def test_real_reports_in_several_formats(real_home: Path, shared_data: Path) -> None:
+    decks = str(shared_data / "decks")
+    seen = 0
+    for fmt in ("tcg", "ocg", "goat", "rush", "speed", "genesys"):
+        run = Run(Request(inputs=(decks,), format_id=fmt, date=dt.date(2026, 6, 1), jobs=1))
+        for report in run.reports():
+            for meta_format in (fmt, "other", None):
+                assert deck_text(report, meta_format) == _reference(report, meta_format)
+            seen += len(report.findings)
+    assert seen > 1000
+
+
+_ODD = ['"', "\\", "\x00\x1f\x7f", "é – 灰流うらら", "\ud800"]
+_TEXT = st.one_of(st.text(), st.sampled_from(_ODD))
+_INT = st.one_of(st.none(), st.integers(-(2**70), 2**70))
+
+
+@st.composite
+def _findings(draw: st.DrawFn) -> Finding:
+    return Finding(
+        draw(st.sampled_from(["DC402", "DC102"])),
+        draw(_TEXT),
+        draw(st.sampled_from(["error", "warning"])),
+        draw(_TEXT),
+        draw(st.sampled_from([None, "main", "extra", "side"])),
+        draw(_INT),
+        draw(_INT),
+        draw(st.one_of(st.none(), _TEXT)),
+        draw(_INT),
+        draw(_INT),
+        draw(st.lists(st.tuples(st.integers(0, 2**32), _TEXT), max_size=2).map(tuple)),
+        draw(st.booleans()),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_findings(), max_size=4),
+    _TEXT,
+    st.booleans(),
+    st.dictionaries(st.one_of(_TEXT, st.integers()), st.one_of(st.integers(), st.floats()),
+                    max_size=3),  # fmt: skip
+    st.one_of(st.none(), _TEXT),
+    st.sampled_from(["tcg", "ocg"]),
+)
+def test_generated_reports(
+    findings: list[Finding], source: str, legal: bool, counts: dict[object, object],
+    player: str | None, format_id: str,
+) -> None:  # fmt: skip
+    report = DeckReport(source, legal, counts, tuple(findings), format_id, player=player)  # type: ignore[arg-type]
+    for f in findings:
+        assert finding_json(f) == json.dumps(f.to_json(), ensure_ascii=False)
+    assert deck_text(report, "tcg") == _reference(report, "tcg")
+    assert deck_text(report, None) == _reference(report, None)
