@@ -1,7 +1,5 @@
 """Entry point for ``python -m deckcheck``."""
 
-import sys
+from deckcheck.cli import entry
 
-from deckcheck.cli import main
-
-sys.exit(main())
+entry()

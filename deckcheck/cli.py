@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from deckcheck import __version__, notes
+from deckcheck import __version__, notes, startup
 from deckcheck.errors import EXIT_ERROR, DeckcheckError
 
 # name -> (module, attribute, one-line help shown by `deckcheck --help`)
@@ -77,6 +77,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+#: Commands that turn the garbage collector back on themselves when their start-up is done
+#: (``deckcheck.startup``): ``validate`` before its first deck.
+_RESUMES_GC = frozenset({"validate"})
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use."""
 
@@ -90,6 +95,8 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec[0])
         cmd = getattr(module, spec[1])
         assert isinstance(cmd, click.Command)
+        if cmd_name not in _RESUMES_GC:
+            startup.resume()  # collection back on before any command that does not say when
         return cmd
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -180,6 +187,15 @@ def os_error_text(exc: OSError) -> str:
         hint = " (the disk quota is exceeded)"
     where = exc.filename if exc.filename is not None else None
     return f"{where}: {reason}{hint}" if where else f"{reason}{hint}"
+
+
+def entry() -> None:
+    """The console script and ``python -m deckcheck``: ``main`` with the cyclic garbage
+    collector held off during start-up (``deckcheck.startup``), then the exit code."""
+    startup.hold()
+    code = main()
+    startup.finish()
+    sys.exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +70,61 @@ def test_debug_env_reraises(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli.cli, "main", boom)
     with pytest.raises(RuntimeError):
         cli.main(["formats"])
+
+
+DM6 = Path(__file__).resolve().parent.parent / "examples" / "dm6"
+
+# The console script holds the cyclic garbage collector off while a command starts
+# (deckcheck.startup). A fresh interpreter reports what it saw at three points.
+_GC_PROBE = (
+    "import atexit, gc, json, sys\n"
+    "import click\n"
+    "import deckcheck.batch as batch\n"
+    "seen = {}\n"
+    "init, run, invoke = batch.Checker.__init__, batch.run_batch, click.Command.invoke\n"
+    "def spy_init(self, *a, **k):\n"
+    "    seen['setup'] = gc.isenabled()\n"
+    "    init(self, *a, **k)\n"
+    "def spy_run(*a, **k):\n"
+    "    seen['decks'] = gc.isenabled()\n"
+    "    seen['frozen'] = gc.get_freeze_count() > 0\n"
+    "    return run(*a, **k)\n"
+    "def spy_invoke(self, ctx):\n"
+    "    seen.setdefault('command', gc.isenabled())\n"
+    "    return invoke(self, ctx)\n"
+    "batch.Checker.__init__, batch.run_batch, click.Command.invoke = (\n"
+    "    spy_init, spy_run, spy_invoke)\n"
+    "atexit.register(lambda: print(json.dumps(seen), file=sys.stderr))\n"
+    "from deckcheck.cli import entry\n"
+    "sys.argv = ['deckcheck', *sys.argv[1:]]\n"
+    "entry()\n"
+)
+
+
+def _gc_seen(*args: str) -> tuple[int, dict[str, bool]]:
+    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+    return proc.returncode, json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+def test_console_script_collects_only_once_validate_reaches_the_decks() -> None:
+    code, seen = _gc_seen("validate", "--format", "dm6", str(DM6 / "legal.ydk"))
+    assert code == 0
+    # start-up (the list, the cards, the rule table) without collections; the decks with
+    # them, the start-up objects frozen out of their traversal
+    assert seen == {"command": False, "setup": False, "decks": True, "frozen": True}
+
+
+def test_console_script_collects_during_every_other_command() -> None:
+    code, seen = _gc_seen("formats")
+    assert code == 0
+    assert seen == {"command": True}
+
+
+def test_main_in_process_leaves_the_collector_as_it_was() -> None:
+    import gc
+
+    frozen = gc.get_freeze_count()
+    assert cli.main(["validate", "--format", "dm6", str(DM6 / "legal.ydk")]) == 0
+    assert cli.main(["formats"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from deckcheck import startup
 from deckcheck.commands.options import (
     banlist_option,
     date_option,
@@ -226,6 +227,7 @@ def validate(
     renderer.start(meta)
     summary = Summary()
     legal: list[str] = []  # --sheets: written after the report, from the same decks
+    startup.resume()  # start-up done: collection on for the decks (deckcheck.startup)
     for report in run_batch(items, run.job, jobs, checker=run.checker):
         report = waivers.apply(report)
         summary.add(report, strict)
