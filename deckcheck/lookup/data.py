@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
+from deckcheck.lookup.grams import GRAM, Postings, build_postings
 from deckcheck.lookup.nicknames import load_nicknames
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.model import UNOFFICIAL, Scope
@@ -41,6 +42,7 @@ class IndexData(TypedDict):
     post_start: array[int]  # key id -> start of its entries in ``post``
     post: array[int]  # entries of each key, key after key
     buckets: list[Bucket]  # per script class, for fuzzy matching
+    grams: list[Postings]  # per script class: n-gram postings of the bucket (lookup.grams)
     nick: dict[str, tuple[int, str]]  # normalized nickname -> (card, nickname)
     ids: dict[int, int]  # passcode -> card it is indexed under
     official: set[int]  # cards with an OCG/TCG scope and no unofficial one
@@ -157,6 +159,7 @@ def build_data(db: CardSource, *, nick_path: Path | None = None, key: str = "") 
         "post_start": post_start,
         "post": post,
         "buckets": buckets,
+        "grams": [build_postings(b[0], g) for b, g in zip(buckets, GRAM, strict=True)],
         "nick": nick,
         "ids": dict(target_of),
         "official": official,

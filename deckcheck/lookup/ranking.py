@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace as _replace
 
+from deckcheck.lookup import grams
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.lookup.records import Match
@@ -87,6 +88,7 @@ class Ranker:
         self._post_start: array[int] = data["post_start"]
         self._post: array[int] = data["post"]
         self._buckets: list[Bucket] = data["buckets"]
+        self._grams: list[grams.Postings] = data["grams"]
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
@@ -216,6 +218,36 @@ class Ranker:
         return self._printing_count
 
     def _infix(self, key: str, lang: str | None) -> list[Match]:
+        """Names that contain the query but do not start with it (score 60–90), the first
+        ``_MAX_SCAN`` of them in key order."""
+        kids = self._containing(key)
+        if kids is None:
+            return self._infix_scan(key, lang)
+        out: list[Match] = []
+        for kid in kids[:_MAX_SCAN]:
+            score = 60.0 + 30.0 * len(key) / len(self._keys[kid])
+            out.extend(self._matches(kid, lang, score, "fuzzy"))
+        return out
+
+    def _containing(self, key: str) -> list[int] | None:
+        """Ids of the keys that contain ``key`` after their start, ascending; through the
+        n-gram postings (None when ``key`` is shorter than a bucket's grams).
+
+        A key holding a Han, kana or Hangul character is not in the Latin bucket (see
+        ``script_of``), so neither is a key that contains it."""
+        out: list[int] = []
+        for b, (names, kids, _lens) in enumerate(self._buckets):
+            if b == 0 and script_of(key) != 0:
+                continue
+            got = grams.containing(key, self._grams[b], names)
+            if got is None:
+                return None
+            out.extend(kids[p] for p in got if not names[p].startswith(key))
+        out.sort()
+        return out
+
+    def _infix_scan(self, key: str, lang: str | None) -> list[Match]:
+        # The same as ``_infix`` by one pass over every key (for keys shorter than a gram).
         if self._joined is None:
             self._joined = "\n" + "\n".join(self._keys) + "\n"
             offs = array("i")
@@ -247,6 +279,29 @@ class Ranker:
         for kid, score in scan.best(cutoff, max(limit * 4, 20)):
             out.extend(self._matches(kid, lang, score, "fuzzy"))
         return out
+
+    def _hits_at_least(self, key: str, cutoff: float) -> list[tuple[int, float]]:
+        """(key id, score) of every name of the key's script with a ``fuzz.ratio`` of at
+        least ``cutoff``, best first (ties in bucket order, as ``_Scan.best``); only the
+        candidates of the n-gram filter are compared when it narrows the window."""
+        from rapidfuzz import fuzz, process
+
+        script = script_of(key)
+        bucket = self._buckets[script]
+        names, kids, lens = bucket
+        lo, hi = _Scan(key, bucket).window(cutoff)
+        if lo >= hi:
+            return []
+        cand = grams.candidates(key, self._grams[script], lens, lo, hi, cutoff)
+        if cand is None:
+            pool, where = names[lo:hi], None
+        else:
+            pool, where = [names[p] for p in cand], cand
+        hits = [(score, lo + i if where is None else where[i]) for _n, score, i in process.extract(
+            key, pool, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff, limit=None,
+        )]  # fmt: skip
+        hits.sort(key=lambda h: (-h[0], h[1]))
+        return [(kids[pos], score) for score, pos in hits]
 
     def _partial(self, key: str, lang: str | None, limit: int, floor: float = 0.0) -> list[Match]:
         """A misspelt start or piece of a longer name ("ash blosom"): compared against every
@@ -301,21 +356,12 @@ class Ranker:
         best: dict[int, Match] = {}
 
         def offer(ms: Iterable[Match]) -> None:
-            for m in ms:
-                old = best.get(m.card_id)
-                if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
-                    best[m.card_id] = m
+            _offer(best, ms)
 
         pref = _preferred_langs(query, lang)
 
         def ranked() -> list[Match]:
-            # Ties: official OCG/TCG cards first, then a name in the language (or script)
-            # the user asked for or typed.
-            return sorted(
-                best.values(),
-                key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
-                               m.lang not in pref, m.card_id),
-            )
+            return self._order(best, pref)
 
         m = self._id_match(query)
         if m is not None:
@@ -350,10 +396,7 @@ class Ranker:
             return sum(1 for m in best.values() if m.score >= floor) >= limit
 
         def kth() -> float:
-            # The score a new match must beat to enter the first ``limit`` (0: room left).
-            if len(best) < limit:
-                return 0.0
-            return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
+            return _kth(best, limit)
 
         # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
         # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
@@ -377,6 +420,73 @@ class Ranker:
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
+
+
+    def _order(self, best: dict[int, Match], pref: frozenset[str]) -> list[Match]:
+        # Ties: official OCG/TCG cards first, then a name in the language (or script) the
+        # user asked for or typed.
+        return sorted(
+            best.values(),
+            key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
+                           m.lang not in pref, m.card_id),
+        )
+
+    def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:
+        """``resolve``'s fastest path (a typo of a longer name): when no name starts with
+        the query and a fuzzy match scores at least ``DECIDE + MARGIN``, every match of the
+        whole ranking (``rank``) that scores above ``bound`` (the best fuzzy score minus the
+        margin), found through the n-gram filter; with that bound. None: the usual path.
+
+        Why the whole ranking holds nothing else above ``bound``: there are no id, exact,
+        nickname (``resolve`` tried them) nor prefix matches; the substring matches are
+        computed as there (they score below 90: skipped when the bound is higher); its
+        first fuzzy pass, at the cut-off computed as there, which must not exceed ``cut``,
+        keeps the best 40 hits, so every one of the fewer than 40 at or above ``cut``; the
+        best one (at least ``DECIDE``) decides, so the partial pass does not run; and every
+        fuzzy score not seen is below ``cut``, below ``bound`` once rounded.
+        """
+        key = normalize(query)
+        if not key:
+            return None
+        script = script_of(key)
+        lo = bisect_right(self._keys, key)
+        if bisect_left(self._keys, key + "\U0010ffff", lo) > lo:
+            return None  # a prefix never decides: the whole ranking is the suggestion list
+        margin = MARGIN[script]
+        top = self._hits_at_least(key, DECIDE[script] + margin)
+        if not top:
+            return None
+        # The winner's score as ``Match`` rounds it, minus the margin (and a hair, so that
+        # float subtraction cannot make the winner fall short of the margin).
+        bound = round(top[0][1], 1) - margin - 1e-9
+        cut = bound - 0.1  # a score below it stays below ``bound`` once rounded
+        hits = self._hits_at_least(key, cut)
+        limit = 10
+        if len(hits) >= max(limit * 4, 20):
+            return None
+        best: dict[int, Match] = {}
+        if cut < 90.0 and len(key) >= MIN_INFIX[script]:
+            _offer(best, self._infix(key, lang))
+        if max(DECIDE[script] - margin, min(_kth(best, limit), 100.0)) > cut:
+            return None
+        for kid, score in hits:
+            _offer(best, self._matches(kid, lang, score, "fuzzy"))
+        return self._order(best, _preferred_langs(query, lang)), bound
+
+
+def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
+    """Keep per card its best match (higher tier, then higher score; the first on ties)."""
+    for m in ms:
+        old = best.get(m.card_id)
+        if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
+            best[m.card_id] = m
+
+
+def _kth(best: dict[int, Match], limit: int) -> float:
+    """The score a new match must reach to enter the first ``limit`` (0: room left)."""
+    if len(best) < limit:
+        return 0.0
+    return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
 
 
 #: ``probe(ranking so far, bound, decided) -> stop here``: see ``Ranker._ranked``.
