@@ -297,9 +297,9 @@ class Ranker:
             pool, where = names[lo:hi], None
         else:
             pool, where = [names[p] for p in cand], cand
-        hits = [(score, lo + i if where is None else where[i]) for _n, score, i in process.extract(
-            key, pool, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff, limit=None,
-        )]  # fmt: skip
+        hits = [(score, lo + i if where is None else where[i]) for _n, score, i in
+                process.extract_iter(key, pool, scorer=fuzz.ratio, processor=None,
+                                     score_cutoff=cutoff)]  # fmt: skip
         hits.sort(key=lambda h: (-h[0], h[1]))
         return [(kids[pos], score) for score, pos in hits]
 
@@ -326,10 +326,11 @@ class Ranker:
 
         n = len(key)
         need = math.ceil(cutoff * n / (200.0 - cutoff) - 1e-9)
-        near = sorted(pos for _name, _score, pos in process.extract(
+        # ``extract_iter`` yields in list order and does not sort (``extract`` sorting tens of
+        # thousands of hits by score was most of this pass for short queries).
+        near = [pos for _name, _score, pos in process.extract_iter(
             key, names[lo:], scorer=LCSseq.similarity, processor=None, score_cutoff=need,
-            limit=None,
-        ))  # fmt: skip
+        )]  # fmt: skip
         hits = process.extract(
             key, [names[lo + pos] for pos in near], scorer=fuzz.partial_ratio, processor=None,
             score_cutoff=cutoff, limit=max(limit * 4, 20),
@@ -535,12 +536,12 @@ class _Scan:
     def _scan(self, lo: int, hi: int) -> None:
         from rapidfuzz import fuzz, process
 
-        for _name, score, pos in process.extract(
+        # ``extract_iter``: the hits in list order, unsorted (``best`` sorts what it keeps).
+        self.hits.extend((score, lo + pos) for _name, score, pos in process.extract_iter(
             self.key, self.names[lo:hi], scorer=fuzz.ratio,
             processor=None,  # both sides are already normalized keys
-            score_cutoff=SUGGEST_CUTOFF, limit=None,
-        ):
-            self.hits.append((score, lo + pos))
+            score_cutoff=SUGGEST_CUTOFF,
+        ))  # fmt: skip
 
     def best(self, cutoff: float, n: int) -> list[tuple[int, float]]:
         """(key id, score) of the best ``n`` hits of at least ``cutoff``."""
