@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable, Iterable
+from operator import itemgetter
 from typing import TypedDict
 
 #: Gram length per script class (0 Latin, 1 Han/kana, 2 Hangul).
@@ -42,15 +44,25 @@ def build_postings(names: list[str], g: int) -> Postings:
     """The postings of every ``g``-gram in ``names`` (a bucket, sorted by length)."""
     by_gram: dict[str, list[int]] = {}
     get = by_gram.get
+    cut: dict[int, Callable[[str], Iterable[str]]] = {}  # name length -> its grams, in C
     for pos, k in enumerate(names):
-        if len(k) < g:
-            continue
-        grams = set(k) if g == 1 else {k[i : i + g] for i in range(len(k) - g + 1)}
-        for gram in grams:
+        n = len(k)
+        grams = cut.get(n)
+        if grams is None:
+            if n < g:
+                continue
+            if g == 1:
+                grams = iter
+            elif n == g:
+                grams = _whole
+            else:
+                grams = itemgetter(*[slice(i, i + g) for i in range(n - g + 1)])
+            cut[n] = grams
+        for gram in grams(k):
             lst = get(gram)
             if lst is None:
                 by_gram[gram] = [pos]
-            else:
+            elif lst[-1] != pos:  # a gram twice in one name: listed once
                 lst.append(pos)
     slot: dict[str, int] = {}
     start = array("i", [0])
@@ -60,6 +72,10 @@ def build_postings(names: list[str], g: int) -> Postings:
         post.extend(positions)
         start.append(len(post))
     return {"g": g, "slot": slot, "start": start, "post": post}
+
+
+def _whole(k: str) -> tuple[str]:
+    return (k,)
 
 
 def _pick(key: str, g: int, need: int, cost: list[int]) -> list[int] | None:

@@ -13,6 +13,7 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
 from __future__ import annotations
 
 import math
+import pickle
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
@@ -88,7 +89,8 @@ class Ranker:
         self._post_start: array[int] = data["post_start"]
         self._post: array[int] = data["post"]
         self._buckets: list[Bucket] = data["buckets"]
-        self._grams: list[grams.Postings] = data["grams"]
+        self._grams_pickled: bytes = data["grams"]
+        self._grams_loaded: list[grams.Postings] | None = None
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
@@ -97,6 +99,13 @@ class Ranker:
         self._joined: str | None = None
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
+
+    @property
+    def _grams(self) -> list[grams.Postings]:
+        # Unpickled on first use: a process that only looks up exact names never pays it.
+        if self._grams_loaded is None:
+            self._grams_loaded = pickle.loads(self._grams_pickled)
+        return self._grams_loaded
 
     def __len__(self) -> int:
         return len(self._ent_name)
