@@ -27,8 +27,10 @@ from collections.abc import Callable, Iterable
 from operator import itemgetter
 from typing import TypedDict
 
-#: Gram length per script class (0 Latin, 1 Han/kana, 2 Hangul).
+#: Gram length per script class (0 Latin, 1 Han/kana, 2 Hangul): for ``fuzz.ratio``, and
+#: for ``fuzz.partial_ratio`` (its cut-off allows more edits per query character).
 GRAM = (3, 1, 1)
+PARTIAL_GRAM = (2, 1, 1)
 #: A filtered scan pays off while its candidates are at most this share of the window.
 _MAX_SHARE = 0.3
 
@@ -125,13 +127,44 @@ def candidates(
     if lo >= hi:
         return []
     n = len(key)
-    g = postings["g"]
     c = cutoff / 100.0
-    if g == 1:
+    if postings["g"] == 1:
         # Deletions only; the shortest name of the window allows the most.
         need = math.floor(n - c * (n + lens[lo]) / 2.0 + 1e-6) + 1
     else:
         need = math.floor((1.0 - c) * (n + lens[hi - 1]) + 1e-6) + 1
+    return _union(key, postings, need, lo, hi, _MAX_SHARE)
+
+
+def partial_candidates(key: str, postings: Postings, lo: int, hi: int, cutoff: float
+                       ) -> list[int] | None:  # fmt: skip
+    """Ascending positions in ``[lo, hi)`` of every name (longer than ``key``) whose
+    ``fuzz.partial_ratio`` with ``key`` can be at least ``cutoff``, or None: scan them all.
+
+    ``partial_ratio`` is the best ``ratio`` of ``key`` against a piece ``w`` of the name
+    with ``|w| <= n``: so ``D <= (1 - c)(n + |w|) <= 2(1 - c)n`` edits, and (single
+    characters) ``n - L <= n - c(n + |w|)/2`` deletions, where ``L <= |w|`` gives
+    ``|w| >= cn/(2 - c)``. The grams then work as in ``candidates``, ``w`` in the name.
+    """
+    if lo >= hi:
+        return []
+    n = len(key)
+    c = cutoff / 100.0
+    if postings["g"] == 1:
+        need = math.floor(n - c * (n + c * n / (2.0 - c)) / 2.0 + 1e-6) + 1
+    else:
+        need = math.floor(2.0 * (1.0 - c) * n + 1e-6) + 1
+    # The LCS prefilter that follows costs more per name than a set insert: worth it longer.
+    return _union(key, postings, need, lo, hi, 2 * _MAX_SHARE)
+
+
+def _union(key: str, postings: Postings, need: int, lo: int, hi: int, share: float
+           ) -> list[int] | None:  # fmt: skip
+    """The positions in ``[lo, hi)`` of the postings of the ``need`` cheapest
+    non-overlapping grams of ``key``, ascending; None when they do not fit or would hold
+    more than ``share`` of the window."""
+    n = len(key)
+    g = postings["g"]
     slot, start, post = postings["slot"], postings["start"], postings["post"]
     spans: list[tuple[int, int]] = []
     for i in range(n - g + 1):
@@ -139,7 +172,7 @@ def candidates(
         spans.append((0, 0) if s is None else (start[s], start[s + 1]))
     cost = [b - a for a, b in spans]
     picked = _pick(key, g, need, cost)
-    if picked is None or sum(cost[i] for i in picked) > _MAX_SHARE * (hi - lo):
+    if picked is None or sum(cost[i] for i in picked) > share * (hi - lo):
         return None
     out: set[int] = set()
     for i in picked:

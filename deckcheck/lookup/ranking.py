@@ -90,7 +90,7 @@ class Ranker:
         self._post: array[int] = data["post"]
         self._buckets: list[Bucket] = data["buckets"]
         self._grams_pickled: bytes = data["grams"]
-        self._grams_loaded: list[grams.Postings] | None = None
+        self._grams_loaded: dict[str, list[grams.Postings]] | None = None
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
@@ -100,12 +100,13 @@ class Ranker:
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
 
-    @property
-    def _grams(self) -> list[grams.Postings]:
+    def _gram_postings(self, which: str) -> list[grams.Postings]:
+        """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
+        ``fuzz.partial_ratio`` ("partial")."""
         # Unpickled on first use: a process that only looks up exact names never pays it.
         if self._grams_loaded is None:
             self._grams_loaded = pickle.loads(self._grams_pickled)
-        return self._grams_loaded
+        return self._grams_loaded[which]
 
     def __len__(self) -> int:
         return len(self._ent_name)
@@ -248,7 +249,7 @@ class Ranker:
         for b, (names, kids, _lens) in enumerate(self._buckets):
             if b == 0 and script_of(key) != 0:
                 continue
-            got = grams.containing(key, self._grams[b], names)
+            got = grams.containing(key, self._gram_postings("ratio")[b], names)
             if got is None:
                 return None
             out.extend(kids[p] for p in got if not names[p].startswith(key))
@@ -301,7 +302,7 @@ class Ranker:
         lo, hi = _Scan(key, bucket).window(cutoff)
         if lo >= hi:
             return []
-        cand = grams.candidates(key, self._grams[script], lens, lo, hi, cutoff)
+        cand = grams.candidates(key, self._gram_postings("ratio")[script], lens, lo, hi, cutoff)
         if cand is None:
             pool, where = names[lo:hi], None
         else:
@@ -335,10 +336,15 @@ class Ranker:
 
         n = len(key)
         need = math.ceil(cutoff * n / (200.0 - cutoff) - 1e-9)
+        # Before it, the n-gram filter (lossless too, see ``grams.partial_candidates``) when
+        # it leaves few enough of the names: positions ascend, so does ``near``.
+        got = grams.partial_candidates(key, self._gram_postings("partial")[script_of(key)], lo,
+                                       len(names), cutoff)  # fmt: skip
+        pool, where = (names[lo:], None) if got is None else ([names[p] for p in got], got)
         # ``extract_iter`` yields in list order and does not sort (``extract`` sorting tens of
         # thousands of hits by score was most of this pass for short queries).
-        near = [pos for _name, _score, pos in process.extract_iter(
-            key, names[lo:], scorer=LCSseq.similarity, processor=None, score_cutoff=need,
+        near = [(i if where is None else where[i] - lo) for _n, _s, i in process.extract_iter(
+            key, pool, scorer=LCSseq.similarity, processor=None, score_cutoff=need,
         )]  # fmt: skip
         hits = process.extract(
             key, [names[lo + pos] for pos in near], scorer=fuzz.partial_ratio, processor=None,

@@ -10,7 +10,13 @@ from array import array
 
 from rapidfuzz import fuzz
 
-from deckcheck.lookup.grams import _pick, build_postings, candidates, containing
+from deckcheck.lookup.grams import (
+    _pick,
+    build_postings,
+    candidates,
+    containing,
+    partial_candidates,
+)
 from deckcheck.lookup.ranking import _Scan
 
 
@@ -104,3 +110,28 @@ def test_containing_is_exactly_the_names_holding_the_substring() -> None:
                 continue
             assert got is not None
             assert sorted(got) == [p for p, n in enumerate(names) if key in n], key
+
+
+def test_partial_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
+    rng = random.Random(8)
+    narrowed = with_hits = 0
+    for g, alphabet in ((2, "abcdeilnorst"), (1, "龙魔导师黑白青眼灰流丽增殖")):
+        names, lens = _bucket(rng, alphabet, 600)
+        postings = build_postings(names, g)
+        for _ in range(150):
+            name = rng.choice(names)
+            i = rng.randrange(len(name))
+            key = _typo(rng, name[i : i + rng.randint(3, 12)], alphabet)
+            lo = next((p for p, m in enumerate(lens) if m > len(key)), len(names))
+            for cutoff in (80.0, 82.4, 85.0, 90.0):
+                want = [p for p in range(lo, len(names))
+                        if fuzz.partial_ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                got = partial_candidates(key, postings, lo, len(names), cutoff)
+                if got is None:
+                    continue
+                narrowed += 1
+                with_hits += bool(want)
+                assert got == sorted(set(got)) and all(lo <= p for p in got), key
+                missing = set(want) - set(got)
+                assert not missing, (key, cutoff, [names[p] for p in missing])
+    assert narrowed >= 300 and with_hits >= 150
