@@ -18,8 +18,9 @@ import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace as _replace
+from operator import itemgetter
 
 from deckcheck.lookup import grams
 from deckcheck.lookup.data import Bucket, IndexData
@@ -82,6 +83,7 @@ class Ranker:
         self._d = data
         self.fingerprint: str = data["fingerprint"]
         self._langs: list[str] = data["langs"]
+        self._lang_code = {name: i for i, name in enumerate(self._langs)}
         self._ent_card: array[int] = data["ent_card"]
         self._ent_lang: array[int] = data["ent_lang"]
         self._ent_name: list[str] = data["ent_name"]
@@ -127,10 +129,15 @@ class Ranker:
     def display_name(self, card: int, lang: str | None = None) -> str:
         """The card's name in ``lang`` when it has one, else English, else any name."""
         rng = self._entries_of_card(card)
-        want = [lang, "en"] if lang and lang != "en" else ["en"]
+        want: list[str] = [lang, "en"] if lang and lang != "en" else ["en"]
+        code = self._lang_code
+        ent_lang = self._ent_lang
         for w in want:
+            c = code.get(w)
+            if c is None:
+                continue  # no name in that language at all
             for e in rng:
-                if self._langs[self._ent_lang[e]] == w:
+                if ent_lang[e] == c:
                     return self._ent_name[e]
         return self._ent_name[rng[0]] if rng else str(card)
 
@@ -303,10 +310,11 @@ class Ranker:
         if lo >= hi:
             return []
         cand = grams.candidates(key, self._gram_postings("ratio")[script], lens, lo, hi, cutoff)
+        pool: Sequence[str]
         if cand is None:
             pool, where = names[lo:hi], None
         else:
-            pool, where = [names[p] for p in cand], cand
+            pool, where = _pick_names(names, cand), cand
         hits = [(score, lo + i if where is None else where[i]) for _n, score, i in
                 process.extract_iter(key, pool, scorer=fuzz.ratio, processor=None,
                                      score_cutoff=cutoff)]  # fmt: skip
@@ -340,7 +348,8 @@ class Ranker:
         # it leaves few enough of the names: positions ascend, so does ``near``.
         got = grams.partial_candidates(key, self._gram_postings("partial")[script_of(key)], lo,
                                        len(names), cutoff)  # fmt: skip
-        pool, where = (names[lo:], None) if got is None else ([names[p] for p in got], got)
+        pool: Sequence[str] = names[lo:] if got is None else _pick_names(names, got)
+        where = got
         # ``extract_iter`` yields in list order and does not sort (``extract`` sorting tens of
         # thousands of hits by score was most of this pass for short queries).
         near = [(i if where is None else where[i] - lo) for _n, _s, i in process.extract_iter(
@@ -432,7 +441,10 @@ class Ranker:
             return ranked()
 
         if (not decided or len(best) < limit) and not full(decide - margin):
-            offer(self._fuzzy(scan, lang, limit, SUGGEST_CUTOFF))
+            # Fewer than ``limit`` cards reach ``decide - margin``, so every card the verdict
+            # reads is among the first ``limit``; a hit below the ``limit``-th score so far
+            # (less a rounding step) cannot enter them: a higher cut-off, a narrower scan.
+            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1)))
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
@@ -488,6 +500,14 @@ class Ranker:
         for kid, score in hits:
             _offer(best, self._matches(kid, lang, score, "fuzzy"))
         return self._order(best, _preferred_langs(query, lang)), bound
+
+
+def _pick_names(names: list[str], positions: list[int]) -> Sequence[str]:
+    """``[names[p] for p in positions]``, gathered in C (tens of thousands at a time)."""
+    if len(positions) < 2:
+        return [names[p] for p in positions]
+    got: tuple[str, ...] = itemgetter(*positions)(names)
+    return got
 
 
 def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
