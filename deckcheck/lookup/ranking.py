@@ -301,6 +301,13 @@ class Ranker:
         """(key id, score) of every name of the key's script with a ``fuzz.ratio`` of at
         least ``cutoff``, best first (ties in bucket order, as ``_Scan.best``); only the
         candidates of the n-gram filter are compared when it narrows the window."""
+        got = self._ratio_hits(key, cutoff, filtered_only=False)
+        assert got is not None
+        return got
+
+    def _ratio_hits(self, key: str, cutoff: float, *, filtered_only: bool
+                    ) -> list[tuple[int, float]] | None:  # fmt: skip
+        # ``_hits_at_least``; None with ``filtered_only`` when the filter does not narrow.
         from rapidfuzz import fuzz, process
 
         script = script_of(key)
@@ -310,6 +317,8 @@ class Ranker:
         if lo >= hi:
             return []
         cand = grams.candidates(key, self._gram_postings("ratio")[script], lens, lo, hi, cutoff)
+        if cand is None and filtered_only:
+            return None
         pool: Sequence[str]
         if cand is None:
             pool, where = names[lo:hi], None
@@ -430,7 +439,12 @@ class Ranker:
             # The narrowest window first: a clear winner there decides without the rest.
             # Pass 1 keeps the same hits at or above ``decide``, so nothing seen changes.
             # (Offering them now changes nothing pass 1 does: it offers them first again.)
-            early = self._fuzzy(scan, lang, limit, decide)
+            # The n-gram filter gives the same hits as the scan when it narrows (a win if
+            # the probe decides); else the scan, whose window pass 1 only widens.
+            got = self._ratio_hits(key, decide, filtered_only=True)
+            early = self._fuzzy(scan, lang, limit, decide) if got is None else [
+                m for kid, score in got[: max(limit * 4, 20)]
+                for m in self._matches(kid, lang, score, "fuzzy")]  # fmt: skip
             offer(early)
             if probe(ranked(), decide, any(f.score >= decide for f in early)):
                 return ranked()
