@@ -44,7 +44,8 @@ class Postings(TypedDict):
 
 def build_postings(names: list[str], g: int) -> Postings:
     """The postings of every ``g``-gram in ``names`` (a bucket, sorted by length)."""
-    by_gram: dict[str, list[int]] = {}
+    # Positions go straight into arrays: lists would hold millions of int objects at once.
+    by_gram: dict[str, array[int]] = {}
     get = by_gram.get
     cut: dict[int, Callable[[str], Iterable[str]]] = {}  # name length -> its grams, in C
     for pos, k in enumerate(names):
@@ -63,7 +64,7 @@ def build_postings(names: list[str], g: int) -> Postings:
         for gram in grams(k):
             lst = get(gram)
             if lst is None:
-                by_gram[gram] = [pos]
+                by_gram[gram] = array("i", (pos,))
             elif lst[-1] != pos:  # a gram twice in one name: listed once
                 lst.append(pos)
     slot: dict[str, int] = {}
