@@ -103,8 +103,10 @@ class Index(Ranker):
         return self._ranked(query, lang, limit, stop_early=False)[:limit]
 
     def rank(self, query: str, lang: str | None = None) -> list[Match]:
-        """The whole ranking of ``query`` (every step, every card matched), best first: what
-        ``resolve`` decides on and ``search`` shows the start of."""
+        """The whole ranking of ``query`` (every step), best first: what ``resolve`` decides
+        on and ``search`` shows the start of. Matches that cannot reach the first ten nor
+        change the verdict may be left out (the wide and partial passes start at the tenth
+        score so far)."""
         return self._ranked(query, lang, 10, stop_early=False)
 
     def resolve_exact(self, query: str, lang: str | None = None) -> Resolution | None:
