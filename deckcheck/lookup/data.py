@@ -3,11 +3,13 @@ normalized, in the sorted arrays and buckets each ranking step reads (and the ca
 
 from __future__ import annotations
 
+import pickle
 from array import array
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
+from deckcheck.lookup.grams import GRAM, PARTIAL_GRAM, Postings, build_postings
 from deckcheck.lookup.nicknames import load_nicknames
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.model import UNOFFICIAL, Scope
@@ -41,6 +43,10 @@ class IndexData(TypedDict):
     post_start: array[int]  # key id -> start of its entries in ``post``
     post: array[int]  # entries of each key, key after key
     buckets: list[Bucket]  # per script class, for fuzzy matching
+    # Per script class, the n-gram postings of its bucket (``lookup.grams``, "ratio" and
+    # "partial"), pickled: read as bytes with the index, unpickled at the first fuzzy query
+    # (exact lookups never pay).
+    grams: bytes
     nick: dict[str, tuple[int, str]]  # normalized nickname -> (card, nickname)
     ids: dict[int, int]  # passcode -> card it is indexed under
     official: set[int]  # cards with an OCG/TCG scope and no unofficial one
@@ -157,9 +163,19 @@ def build_data(db: CardSource, *, nick_path: Path | None = None, key: str = "") 
         "post_start": post_start,
         "post": post,
         "buckets": buckets,
+        "grams": pickle.dumps(_postings(buckets), protocol=pickle.HIGHEST_PROTOCOL),
         "nick": nick,
         "ids": dict(target_of),
         "official": official,
         "cards": cards,
         "card_start": card_start,
     }
+
+
+def _postings(buckets: list[Bucket]) -> dict[str, list[Postings]]:
+    """Per bucket, the n-gram postings of ``lookup.grams``: "ratio" (``GRAM``) and "partial"
+    (``PARTIAL_GRAM``; the same object where the gram length is the same)."""
+    ratio = [build_postings(b[0], g) for b, g in zip(buckets, GRAM, strict=True)]
+    partial = [r if g == r["g"] else build_postings(b[0], g)
+               for b, g, r in zip(buckets, PARTIAL_GRAM, ratio, strict=True)]  # fmt: skip
+    return {"ratio": ratio, "partial": partial}

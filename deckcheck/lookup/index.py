@@ -103,8 +103,10 @@ class Index(Ranker):
         return self._ranked(query, lang, limit, stop_early=False)[:limit]
 
     def rank(self, query: str, lang: str | None = None) -> list[Match]:
-        """The whole ranking of ``query`` (every step, every card matched), best first: what
-        ``resolve`` decides on and ``search`` shows the start of."""
+        """The whole ranking of ``query`` (every step), best first: what ``resolve`` decides
+        on and ``search`` shows the start of. Matches that cannot reach the first ten nor
+        change the verdict may be left out (the wide and partial passes start at the tenth
+        score so far)."""
         return self._ranked(query, lang, 10, stop_early=False)
 
     def resolve_exact(self, query: str, lang: str | None = None) -> Resolution | None:
@@ -128,26 +130,41 @@ class Index(Ranker):
             # Those tiers rank above every prefix or fuzzy match: the steps skipped could not
             # change the verdict nor the first candidates.
             return decide(query, quick, self._official)
+        clear = self._clear_ranking(query, lang)
+        if clear is not None:
+            got = self._clear_winner(query, clear[0], clear[1], True)
+            if got is not None:
+                return got
         early: list[Resolution] = []
 
         def probe(ranked: list[Match], bound: float, decided: bool) -> bool:
-            # Everything a later step could add scores at most ``bound`` (and the partial
-            # pass, up to 100 * PARTIAL_WEIGHT, runs only when nothing ``decided``).
-            res = decide(query, ranked, self._official)
-            if res.status != "found" or res.candidates[0].how != "fuzzy":
-                return False
-            winner = res.candidates[0]
-            script = script_of(normalize(query))
-            if winner.score - bound < MARGIN[script]:
-                return False  # a later match could come within the margin (or be close)
-            if not decided and bound < 100.0 * PARTIAL_WEIGHT:
-                return False
-            cands = [winner, *[m for m in ranked if m is not winner and m.score > bound]]
-            early.append(Resolution("found", query, winner.card_id, tuple(cands[:10])))
-            return True
+            got = self._clear_winner(query, ranked, bound, decided)
+            if got is not None:
+                early.append(got)
+            return got is not None
 
         ranked = self._ranked(query, lang, 10, stop_early=False, probe=probe)
         if early:
             return early[0]
         # Otherwise decide on, and suggest from, the very ranking ``search`` shows.
         return decide(query, ranked, self._official)
+
+    def _clear_winner(
+        self, query: str, ranked: list[Match], bound: float, decided: bool
+    ) -> Resolution | None:
+        """The verdict of the whole ranking when ``ranked`` (the ranking so far) already
+        shows a fuzzy winner at least the margin above ``bound``, else None.
+
+        Everything a later step could add scores at most ``bound`` (and the partial pass,
+        up to 100 * PARTIAL_WEIGHT, runs only when nothing ``decided``)."""
+        res = decide(query, ranked, self._official)
+        if res.status != "found" or res.candidates[0].how != "fuzzy":
+            return None
+        winner = res.candidates[0]
+        script = script_of(normalize(query))
+        if winner.score - bound < MARGIN[script]:
+            return None  # a later match could come within the margin (or be close)
+        if not decided and bound < 100.0 * PARTIAL_WEIGHT:
+            return None
+        cands = [winner, *[m for m in ranked if m is not winner and m.score > bound]]
+        return Resolution("found", query, winner.card_id, tuple(cands[:10]))

@@ -13,13 +13,16 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
 from __future__ import annotations
 
 import math
+import pickle
 import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace as _replace
+from operator import itemgetter
 
+from deckcheck.lookup import grams
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.lookup.records import Match
@@ -80,6 +83,7 @@ class Ranker:
         self._d = data
         self.fingerprint: str = data["fingerprint"]
         self._langs: list[str] = data["langs"]
+        self._lang_code = {name: i for i, name in enumerate(self._langs)}
         self._ent_card: array[int] = data["ent_card"]
         self._ent_lang: array[int] = data["ent_lang"]
         self._ent_name: list[str] = data["ent_name"]
@@ -87,6 +91,8 @@ class Ranker:
         self._post_start: array[int] = data["post_start"]
         self._post: array[int] = data["post"]
         self._buckets: list[Bucket] = data["buckets"]
+        self._grams_pickled: bytes = data["grams"]
+        self._grams_loaded: dict[str, list[grams.Postings]] | None = None
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
@@ -95,6 +101,14 @@ class Ranker:
         self._joined: str | None = None
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
+
+    def _gram_postings(self, which: str) -> list[grams.Postings]:
+        """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
+        ``fuzz.partial_ratio`` ("partial")."""
+        # Unpickled on first use: a process that only looks up exact names never pays it.
+        if self._grams_loaded is None:
+            self._grams_loaded = pickle.loads(self._grams_pickled)
+        return self._grams_loaded[which]
 
     def __len__(self) -> int:
         return len(self._ent_name)
@@ -115,10 +129,15 @@ class Ranker:
     def display_name(self, card: int, lang: str | None = None) -> str:
         """The card's name in ``lang`` when it has one, else English, else any name."""
         rng = self._entries_of_card(card)
-        want = [lang, "en"] if lang and lang != "en" else ["en"]
+        want: list[str] = [lang, "en"] if lang and lang != "en" else ["en"]
+        code = self._lang_code
+        ent_lang = self._ent_lang
         for w in want:
+            c = code.get(w)
+            if c is None:
+                continue  # no name in that language at all
             for e in rng:
-                if self._langs[self._ent_lang[e]] == w:
+                if ent_lang[e] == c:
                     return self._ent_name[e]
         return self._ent_name[rng[0]] if rng else str(card)
 
@@ -216,6 +235,36 @@ class Ranker:
         return self._printing_count
 
     def _infix(self, key: str, lang: str | None) -> list[Match]:
+        """Names that contain the query but do not start with it (score 60–90), the first
+        ``_MAX_SCAN`` of them in key order."""
+        kids = self._containing(key)
+        if kids is None:
+            return self._infix_scan(key, lang)
+        out: list[Match] = []
+        for kid in kids[:_MAX_SCAN]:
+            score = 60.0 + 30.0 * len(key) / len(self._keys[kid])
+            out.extend(self._matches(kid, lang, score, "fuzzy"))
+        return out
+
+    def _containing(self, key: str) -> list[int] | None:
+        """Ids of the keys that contain ``key`` after their start, ascending; through the
+        n-gram postings (None when ``key`` is shorter than a bucket's grams).
+
+        A key holding a Han, kana or Hangul character is not in the Latin bucket (see
+        ``script_of``), so neither is a key that contains it."""
+        out: list[int] = []
+        for b, (names, kids, _lens) in enumerate(self._buckets):
+            if b == 0 and script_of(key) != 0:
+                continue
+            got = grams.containing(key, self._gram_postings("ratio")[b], names)
+            if got is None:
+                return None
+            out.extend(kids[p] for p in got if not names[p].startswith(key))
+        out.sort()
+        return out
+
+    def _infix_scan(self, key: str, lang: str | None) -> list[Match]:
+        # The same as ``_infix`` by one pass over every key (for keys shorter than a gram).
         if self._joined is None:
             self._joined = "\n" + "\n".join(self._keys) + "\n"
             offs = array("i")
@@ -248,6 +297,39 @@ class Ranker:
             out.extend(self._matches(kid, lang, score, "fuzzy"))
         return out
 
+    def _hits_at_least(self, key: str, cutoff: float) -> list[tuple[int, float]]:
+        """(key id, score) of every name of the key's script with a ``fuzz.ratio`` of at
+        least ``cutoff``, best first (ties in bucket order, as ``_Scan.best``); only the
+        candidates of the n-gram filter are compared when it narrows the window."""
+        got = self._ratio_hits(key, cutoff, filtered_only=False)
+        assert got is not None
+        return got
+
+    def _ratio_hits(self, key: str, cutoff: float, *, filtered_only: bool
+                    ) -> list[tuple[int, float]] | None:  # fmt: skip
+        # ``_hits_at_least``; None with ``filtered_only`` when the filter does not narrow.
+        from rapidfuzz import fuzz, process
+
+        script = script_of(key)
+        bucket = self._buckets[script]
+        names, kids, lens = bucket
+        lo, hi = _Scan(key, bucket).window(cutoff)
+        if lo >= hi:
+            return []
+        cand = grams.candidates(key, self._gram_postings("ratio")[script], lens, lo, hi, cutoff)
+        if cand is None and filtered_only:
+            return None
+        pool: Sequence[str]
+        if cand is None:
+            pool, where = names[lo:hi], None
+        else:
+            pool, where = _pick_names(names, cand), cand
+        hits = [(score, lo + i if where is None else where[i]) for _n, score, i in
+                process.extract_iter(key, pool, scorer=fuzz.ratio, processor=None,
+                                     score_cutoff=cutoff)]  # fmt: skip
+        hits.sort(key=lambda h: (-h[0], h[1]))
+        return [(kids[pos], score) for score, pos in hits]
+
     def _partial(self, key: str, lang: str | None, limit: int, floor: float = 0.0) -> list[Match]:
         """A misspelt start or piece of a longer name ("ash blosom"): compared against every
         longer name of the script (tens of milliseconds). ``floor``: the score a match must
@@ -271,10 +353,17 @@ class Ranker:
 
         n = len(key)
         need = math.ceil(cutoff * n / (200.0 - cutoff) - 1e-9)
-        near = sorted(pos for _name, _score, pos in process.extract(
-            key, names[lo:], scorer=LCSseq.similarity, processor=None, score_cutoff=need,
-            limit=None,
-        ))  # fmt: skip
+        # Before it, the n-gram filter (lossless too, see ``grams.partial_candidates``) when
+        # it leaves few enough of the names: positions ascend, so does ``near``.
+        got = grams.partial_candidates(key, self._gram_postings("partial")[script_of(key)], lo,
+                                       len(names), cutoff)  # fmt: skip
+        pool: Sequence[str] = names[lo:] if got is None else _pick_names(names, got)
+        where = got
+        # ``extract_iter`` yields in list order and does not sort (``extract`` sorting tens of
+        # thousands of hits by score was most of this pass for short queries).
+        near = [(i if where is None else where[i] - lo) for _n, _s, i in process.extract_iter(
+            key, pool, scorer=LCSseq.similarity, processor=None, score_cutoff=need,
+        )]  # fmt: skip
         hits = process.extract(
             key, [names[lo + pos] for pos in near], scorer=fuzz.partial_ratio, processor=None,
             score_cutoff=cutoff, limit=max(limit * 4, 20),
@@ -301,21 +390,12 @@ class Ranker:
         best: dict[int, Match] = {}
 
         def offer(ms: Iterable[Match]) -> None:
-            for m in ms:
-                old = best.get(m.card_id)
-                if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
-                    best[m.card_id] = m
+            _offer(best, ms)
 
         pref = _preferred_langs(query, lang)
 
         def ranked() -> list[Match]:
-            # Ties: official OCG/TCG cards first, then a name in the language (or script)
-            # the user asked for or typed.
-            return sorted(
-                best.values(),
-                key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
-                               m.lang not in pref, m.card_id),
-            )
+            return self._order(best, pref)
 
         m = self._id_match(query)
         if m is not None:
@@ -350,10 +430,7 @@ class Ranker:
             return sum(1 for m in best.values() if m.score >= floor) >= limit
 
         def kth() -> float:
-            # The score a new match must beat to enter the first ``limit`` (0: room left).
-            if len(best) < limit:
-                return 0.0
-            return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
+            return _kth(best, limit)
 
         # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
         # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
@@ -362,7 +439,12 @@ class Ranker:
             # The narrowest window first: a clear winner there decides without the rest.
             # Pass 1 keeps the same hits at or above ``decide``, so nothing seen changes.
             # (Offering them now changes nothing pass 1 does: it offers them first again.)
-            early = self._fuzzy(scan, lang, limit, decide)
+            # The n-gram filter gives the same hits as the scan when it narrows (a win if
+            # the probe decides); else the scan, whose window pass 1 only widens.
+            got = self._ratio_hits(key, decide, filtered_only=True)
+            early = self._fuzzy(scan, lang, limit, decide) if got is None else [
+                m for kid, score in got[: max(limit * 4, 20)]
+                for m in self._matches(kid, lang, score, "fuzzy")]  # fmt: skip
             offer(early)
             if probe(ranked(), decide, any(f.score >= decide for f in early)):
                 return ranked()
@@ -373,10 +455,88 @@ class Ranker:
             return ranked()
 
         if (not decided or len(best) < limit) and not full(decide - margin):
-            offer(self._fuzzy(scan, lang, limit, SUGGEST_CUTOFF))
+            # Fewer than ``limit`` cards reach ``decide - margin``, so every card the verdict
+            # reads is among the first ``limit``; a hit below the ``limit``-th score so far
+            # (less a rounding step) cannot enter them: a higher cut-off, a narrower scan.
+            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1)))
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
+
+
+    def _order(self, best: dict[int, Match], pref: frozenset[str]) -> list[Match]:
+        # Ties: official OCG/TCG cards first, then a name in the language (or script) the
+        # user asked for or typed.
+        return sorted(
+            best.values(),
+            key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
+                           m.lang not in pref, m.card_id),
+        )
+
+    def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:
+        """``resolve``'s fastest path (a typo of a longer name): when no name starts with
+        the query and a fuzzy match scores at least ``DECIDE + MARGIN``, every match of the
+        whole ranking (``rank``) that scores above ``bound`` (the best fuzzy score minus the
+        margin), found through the n-gram filter; with that bound. None: the usual path.
+
+        Why the whole ranking holds nothing else above ``bound``: there are no id, exact,
+        nickname (``resolve`` tried them) nor prefix matches; the substring matches are
+        computed as there (they score below 90: skipped when the bound is higher); its
+        first fuzzy pass, at the cut-off computed as there, which must not exceed ``cut``,
+        keeps the best 40 hits, so every one of the fewer than 40 at or above ``cut``; the
+        best one (at least ``DECIDE``) decides, so the partial pass does not run; and every
+        fuzzy score not seen is below ``cut``, below ``bound`` once rounded.
+        """
+        key = normalize(query)
+        if not key:
+            return None
+        script = script_of(key)
+        lo = bisect_right(self._keys, key)
+        if bisect_left(self._keys, key + "\U0010ffff", lo) > lo:
+            return None  # a prefix never decides: the whole ranking is the suggestion list
+        margin = MARGIN[script]
+        top = self._hits_at_least(key, DECIDE[script] + margin)
+        if not top:
+            return None
+        # The winner's score as ``Match`` rounds it, minus the margin (and a hair, so that
+        # float subtraction cannot make the winner fall short of the margin).
+        bound = round(top[0][1], 1) - margin - 1e-9
+        cut = bound - 0.1  # a score below it stays below ``bound`` once rounded
+        hits = self._hits_at_least(key, cut)
+        limit = 10
+        if len(hits) >= max(limit * 4, 20):
+            return None
+        best: dict[int, Match] = {}
+        if cut < 90.0 and len(key) >= MIN_INFIX[script]:
+            _offer(best, self._infix(key, lang))
+        if max(DECIDE[script] - margin, min(_kth(best, limit), 100.0)) > cut:
+            return None
+        for kid, score in hits:
+            _offer(best, self._matches(kid, lang, score, "fuzzy"))
+        return self._order(best, _preferred_langs(query, lang)), bound
+
+
+def _pick_names(names: list[str], positions: list[int]) -> Sequence[str]:
+    """``[names[p] for p in positions]``, gathered in C (tens of thousands at a time)."""
+    if len(positions) < 2:
+        return [names[p] for p in positions]
+    got: tuple[str, ...] = itemgetter(*positions)(names)
+    return got
+
+
+def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
+    """Keep per card its best match (higher tier, then higher score; the first on ties)."""
+    for m in ms:
+        old = best.get(m.card_id)
+        if old is None or (_TIER[m.how], -m.score) < (_TIER[old.how], -old.score):
+            best[m.card_id] = m
+
+
+def _kth(best: dict[int, Match], limit: int) -> float:
+    """The score a new match must reach to enter the first ``limit`` (0: room left)."""
+    if len(best) < limit:
+        return 0.0
+    return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
 
 
 #: ``probe(ranking so far, bound, decided) -> stop here``: see ``Ranker._ranked``.
@@ -425,12 +585,12 @@ class _Scan:
     def _scan(self, lo: int, hi: int) -> None:
         from rapidfuzz import fuzz, process
 
-        for _name, score, pos in process.extract(
+        # ``extract_iter``: the hits in list order, unsorted (``best`` sorts what it keeps).
+        self.hits.extend((score, lo + pos) for _name, score, pos in process.extract_iter(
             self.key, self.names[lo:hi], scorer=fuzz.ratio,
             processor=None,  # both sides are already normalized keys
-            score_cutoff=SUGGEST_CUTOFF, limit=None,
-        ):
-            self.hits.append((score, lo + pos))
+            score_cutoff=SUGGEST_CUTOFF,
+        ))  # fmt: skip
 
     def best(self, cutoff: float, n: int) -> list[tuple[int, float]]:
         """(key id, score) of the best ``n`` hits of at least ``cutoff``."""

@@ -68,6 +68,85 @@ def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
     assert shortened >= 10
 
 
+def _long_typos(db: Any, n: int, seed: int) -> list[str]:
+    """One or two typos in names of 8+ characters of every language (the n-gram path),
+    and CJK, Hangul and near-tie typos picked by hand."""
+    rng = random.Random(seed)
+    rows = [r for r in db.iter_names() if r[3] == "name" and len(r[2]) >= 8]
+    out = [_typo(rng, name, rng.choice([1, 1, 2])) for _c, _l, name, _k in rng.sample(rows, n)]
+    return out + ["ブルーアイズ・ホワイト・ドラゴソ", "ブラック・マジシャン・ガーノレ",
+                  "하루 우라러", "푸른 눈의 백룡룡", "青眼白龍龍", "增殖的GG",
+                  "Elemental HERO Neos Alus",
+                  "Blue-Eyes White Dragoon", "Dark Magician Girll", "Destiny HERO Plasmaa",
+                  "Number 39: Utopiaa", "Red-Eyes Black Dragom"]
+
+
+def test_ngram_path_gives_the_verdict_and_candidates_of_the_whole_ranking(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    """``_clear_ranking`` (a clear typo winner proved from the n-gram filter's names):
+    the same verdict as ``decide`` on the whole ranking, candidates a start of its own."""
+    taken = 0
+    for query in _long_typos(real_db, 150, 31):
+        fast = real_index.resolve(query)
+        full = decide(query, real_index.rank(query), real_index._official)
+        assert (fast.status, fast.card_id) == (full.status, full.card_id), query
+        if fast.status == "found":
+            assert fast.candidates == full.candidates[: len(fast.candidates)], query
+        else:
+            assert fast.candidates == full.candidates, query
+        clear = real_index._clear_ranking(query, None)
+        if clear is not None and real_index._clear_winner(query, *clear, True) is not None:
+            taken += 1
+            assert fast.status == "found", query
+    assert taken >= 60  # most clear typos of long names are proved on the n-gram path
+
+
+def test_filtered_hits_equal_a_scan_of_the_whole_window(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    from rapidfuzz import fuzz, process
+
+    from deckcheck.lookup.normalize import normalize, script_of
+    from deckcheck.lookup.ranking import _Scan
+
+    compared = 0
+    for query in _long_typos(real_db, 40, 37) + _queries(real_db, 40, 41):
+        key = normalize(query)
+        bucket = real_index._buckets[script_of(key)]
+        for cutoff in (85.0, 88.9, 91.0, 93.0, 96.3):
+            lo, hi = _Scan(key, bucket).window(cutoff)
+            ref = process.extract(key, bucket[0][lo:hi], scorer=fuzz.ratio, processor=None,
+                                  score_cutoff=cutoff, limit=None)  # fmt: skip
+            want = sorted(((score, lo + pos) for _n, score, pos in ref),
+                          key=lambda h: (-h[0], h[1]))  # fmt: skip
+            got = real_index._hits_at_least(key, cutoff)
+            assert got == [(bucket[1][pos], score) for score, pos in want], (query, cutoff)
+            compared += bool(want)
+    assert compared >= 60
+
+
+def test_substring_matches_from_postings_equal_a_scan_of_every_key(
+    real_index: Index, real_db: Any  # noqa: F811
+) -> None:
+    rng = random.Random(43)
+    from deckcheck.lookup.normalize import normalize
+
+    keys = real_index._keys
+    queries = [normalize(q) for q in _queries(real_db, 60, 47)]
+    queries += [k[i : i + n] for k in rng.sample(keys, 200)
+                for i, n in [(rng.randrange(max(1, len(k) - 2)), rng.choice([2, 3, 4, 7]))]]
+    queries += ["dark", "dragon", "hero", "龙", "魔导", "ドラ", "드래곤", "eb", "ehero"]
+    many = 0
+    for key in queries:
+        if not key:
+            continue
+        got = real_index._infix(key, None)
+        assert got == real_index._infix_scan(key, None), key
+        many += len(got) >= 100
+    assert many >= 3  # the 400-name cap and key order were checked too
+
+
 
 
 def test_partial_prefilter_keeps_every_partial_match(

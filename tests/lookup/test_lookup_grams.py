@@ -1,0 +1,137 @@
+"""The n-gram filter of ``lookup.grams`` against brute force on made-up names: it never
+drops a name that reaches the cut-off, it picks the cheapest grams, and ``containing`` is
+exactly "holds the substring"."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from array import array
+
+from rapidfuzz import fuzz
+
+from deckcheck.lookup.grams import (
+    _pick,
+    build_postings,
+    candidates,
+    containing,
+    partial_candidates,
+)
+from deckcheck.lookup.ranking import _Scan
+
+
+def _bucket(rng: random.Random, alphabet: str, count: int) -> tuple[list[str], array[int]]:
+    # A small alphabet and shared stems: grams collide as in real names.
+    stems = ["".join(rng.choice(alphabet) for _ in range(rng.randint(3, 6))) for _ in range(30)]
+    names = set()
+    while len(names) < count:
+        parts = [rng.choice(stems) for _ in range(rng.randint(1, 4))]
+        name = "".join(parts)
+        if rng.random() < 0.5:
+            i = rng.randrange(len(name))
+            name = name[:i] + rng.choice(alphabet) + name[i + 1 :]
+        names.add(name)
+    ordered = sorted(names, key=lambda k: (len(k), k))
+    return ordered, array("i", [len(k) for k in ordered])
+
+
+def _typo(rng: random.Random, name: str, alphabet: str) -> str:
+    chars = list(name)
+    for _ in range(rng.randint(0, 3)):
+        i = rng.randrange(len(chars))
+        op = rng.choice("sdi")
+        if op == "s":
+            chars[i] = rng.choice(alphabet)
+        elif op == "d" and len(chars) > 2:
+            del chars[i]
+        else:
+            chars.insert(i, rng.choice(alphabet))
+    return "".join(chars)
+
+
+def test_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
+    rng = random.Random(5)
+    narrowed = with_hits = 0
+    for g, alphabet in ((3, "abcdeilnorst"), (1, "龙魔导师黑白青眼灰流丽增殖")):
+        names, lens = _bucket(rng, alphabet, 600)
+        postings = build_postings(names, g)
+        for _ in range(150):
+            key = _typo(rng, rng.choice(names), alphabet)
+            for cutoff in (80.0, 85.0, 88.5, 91.0, 94.9, 97.0):
+                lo, hi = _Scan(key, (names, array("i", range(len(names))), lens)).window(
+                    cutoff)
+                want = [p for p in range(lo, hi)
+                        if fuzz.ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                got = candidates(key, postings, lens, lo, hi, cutoff)
+                if got is None:
+                    continue
+                narrowed += 1
+                with_hits += bool(want)
+                assert got == sorted(set(got)), key
+                assert all(lo <= p < hi for p in got), key
+                missing = set(want) - set(got)
+                assert not missing, (key, cutoff, [names[p] for p in missing])
+    # The filter did narrow (and so was checked) for many of them, most with names to keep.
+    assert narrowed >= 300 and with_hits >= 200
+
+
+def test_pick_is_the_cheapest_set_of_non_overlapping_grams() -> None:
+    rng = random.Random(11)
+    for _ in range(300):
+        g = rng.choice([1, 2, 3])
+        key = "x" * rng.randint(1, 12)
+        cost = [rng.randint(0, 50) for _ in range(len(key) - g + 1)]
+        need = rng.randint(0, 5)
+        got = _pick(key, g, need, cost)
+        options = [c for c in itertools.combinations(range(len(cost)), need)
+                   if all(b - a >= g for a, b in itertools.pairwise(c))]  # fmt: skip
+        if not options:
+            assert got is None
+            continue
+        assert got is not None and len(got) == need
+        assert all(b - a >= g for a, b in itertools.pairwise(sorted(got)))
+        assert sum(cost[i] for i in got) == min(sum(cost[i] for i in c) for c in options)
+
+
+def test_containing_is_exactly_the_names_holding_the_substring() -> None:
+    rng = random.Random(2)
+    for g, alphabet in ((3, "abcdeilnorst"), (1, "龙魔导师黑白青眼灰流丽增殖")):
+        names, _lens = _bucket(rng, alphabet, 400)
+        postings = build_postings(names, g)
+        for _ in range(300):
+            name = rng.choice(names)
+            i = rng.randrange(len(name))
+            key = name[i : i + rng.randint(1, 7)]
+            if rng.random() < 0.3:
+                key = _typo(rng, key, alphabet)
+            got = containing(key, postings, names)
+            if len(key) < g:
+                assert got is None
+                continue
+            assert got is not None
+            assert sorted(got) == [p for p, n in enumerate(names) if key in n], key
+
+
+def test_partial_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
+    rng = random.Random(8)
+    narrowed = with_hits = 0
+    for g, alphabet in ((2, "abcdeilnorst"), (1, "龙魔导师黑白青眼灰流丽增殖")):
+        names, lens = _bucket(rng, alphabet, 600)
+        postings = build_postings(names, g)
+        for _ in range(150):
+            name = rng.choice(names)
+            i = rng.randrange(len(name))
+            key = _typo(rng, name[i : i + rng.randint(3, 12)], alphabet)
+            lo = next((p for p, m in enumerate(lens) if m > len(key)), len(names))
+            for cutoff in (80.0, 82.4, 85.0, 90.0):
+                want = [p for p in range(lo, len(names))
+                        if fuzz.partial_ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                got = partial_candidates(key, postings, lo, len(names), cutoff)
+                if got is None:
+                    continue
+                narrowed += 1
+                with_hits += bool(want)
+                assert got == sorted(set(got)) and all(lo <= p for p in got), key
+                missing = set(want) - set(got)
+                assert not missing, (key, cutoff, [names[p] for p in missing])
+    assert narrowed >= 300 and with_hits >= 150
