@@ -77,9 +77,10 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
-#: Commands that turn the garbage collector back on themselves when their start-up is done
-#: (``deckcheck.startup``): ``validate`` before its first deck.
-_RESUMES_GC = frozenset({"validate"})
+#: Commands that keep the garbage collector held off past their start-up
+#: (``deckcheck.startup``): ``validate`` turns it back on before its first deck; ``card``
+#: loads the name index (hundreds of thousands of objects) for one short query and exits.
+_RESUMES_GC = frozenset({"validate", "card"})
 
 
 class LazyGroup(click.Group):

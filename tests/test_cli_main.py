@@ -121,6 +121,13 @@ def test_console_script_collects_during_every_other_command() -> None:
     assert seen == {"command": True}
 
 
+def test_card_query_runs_with_collection_held() -> None:
+    # one short query after loading the name index: nothing to gain from collections
+    code, seen = _gc_seen("card", "search", "dark magician")
+    assert code == 0
+    assert seen == {"command": False}
+
+
 def test_main_in_process_leaves_the_collector_as_it_was() -> None:
     import gc
 
