@@ -80,7 +80,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 #: Commands that keep the garbage collector held off past their start-up
 #: (``deckcheck.startup``): ``validate`` turns it back on before its first deck; ``card``
 #: loads the name index (hundreds of thousands of objects) for one short query and exits.
-_RESUMES_GC = frozenset({"validate", "card"})
+_KEEPS_GC_HELD = frozenset({"validate", "card"})
 
 
 class LazyGroup(click.Group):
@@ -96,7 +96,7 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec[0])
         cmd = getattr(module, spec[1])
         assert isinstance(cmd, click.Command)
-        if cmd_name not in _RESUMES_GC:
+        if cmd_name not in _KEEPS_GC_HELD:
             startup.resume()  # collection back on before any command that does not say when
         return cmd
 
