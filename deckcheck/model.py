@@ -192,11 +192,47 @@ Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 
 
-class DeckEntry:
+_Self = TypeVar("_Self", bound="_Slotted")
+
+
+class _Slotted:
+    """Base of the mutable deck classes: what ``@dataclass(slots=True)`` gave them, without
+    its cost at start-up (field equality, no hash, a field-by-field repr, ``replace``). The
+    fields are the subclass's ``__slots__``; its ``__init__`` is written out."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def _astuple(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, n) for n in self.__slots__])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"{self.__class__.__name__}({body})"
+
+    def replace(self: _Self, **changes: Any) -> _Self:
+        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
+        names = self.__slots__
+        bad = [n for n in changes if n not in names]
+        if bad:
+            raise TypeError(
+                f"{type(self).__name__}.replace() got an unexpected field {bad[0]!r}"
+            )
+        return self.__class__(**{n: changes[n] if n in changes else getattr(self, n)
+                                 for n in names})  # fmt: skip
+
+
+class DeckEntry(_Slotted):
     """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom").
 
-    A plain mutable class with ``__slots__`` (what ``@dataclass(slots=True)`` made, without
-    its cost at start-up): positional or keyword construction, field equality, no hash.
+    A plain mutable class with ``__slots__`` (see ``_Slotted``): positional or keyword
+    construction, field equality, no hash.
     """
 
     __slots__ = ("section", "card_id", "line", "count", "query", "raw")
@@ -225,30 +261,11 @@ class DeckEntry:
         self.query = query
         self.raw = raw
 
-    def _astuple(self) -> tuple[Any, ...]:
-        return (self.section, self.card_id, self.line, self.count, self.query, self.raw)
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
-
-    def __repr__(self) -> str:
-        return (f"DeckEntry(section={self.section!r}, card_id={self.card_id!r}, "
-                f"line={self.line!r}, count={self.count!r}, query={self.query!r}, "
-                f"raw={self.raw!r})")  # fmt: skip
-
-    def replace(self, **changes: Any) -> DeckEntry:
-        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
-        return _replace_slots(self, changes)
-
-
-class Deck:
+class Deck(_Slotted):
     """A deck as read: entries per section in file order, plus problems found while reading.
 
-    A plain mutable class with ``__slots__`` (see ``DeckEntry``); each list field is a new
+    A plain mutable class with ``__slots__`` (see ``_Slotted``); each list field is a new
     list per deck unless given.
     """
 
@@ -281,25 +298,6 @@ class Deck:
         self.kind = kind
         self.comments = [] if comments is None else comments
 
-    def _astuple(self) -> tuple[Any, ...]:
-        return (self.source, self.main, self.extra, self.side, self.findings, self.kind,
-                self.comments)  # fmt: skip
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"Deck({body})"
-
-    def replace(self, **changes: Any) -> Deck:
-        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
-        return _replace_slots(self, changes)
-
     def section(self, name: Section) -> list[DeckEntry]:
         return getattr(self, name)  # type: ignore[no-any-return]
 
@@ -308,17 +306,6 @@ class Deck:
 
     def counts(self) -> dict[str, int]:
         return {s: sum(e.count for e in self.section(s)) for s in SECTIONS}
-
-
-_S = TypeVar("_S", Deck, DeckEntry)
-
-
-def _replace_slots(obj: _S, changes: dict[str, Any]) -> _S:
-    names = obj.__slots__
-    bad = [n for n in changes if n not in names]
-    if bad:
-        raise TypeError(f"{type(obj).__name__}.replace() got an unexpected field {bad[0]!r}")
-    return obj.__class__(**{n: changes[n] if n in changes else getattr(obj, n) for n in names})
 
 
 # --------------------------------------------------------------------------- findings
