@@ -92,7 +92,7 @@ class Checker:
     def resolve(self, deck: Any) -> Any:
         deck = self.loader.resolve(deck)
         # the deck's cards read in one query (the checks' ``get`` then finds them cached)
-        self.db.get_many([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
+        self.db.prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
         return deck
 
     def __call__(self, item: Item) -> DeckReport:

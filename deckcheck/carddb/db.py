@@ -123,10 +123,22 @@ class CardDB:
         """``get`` of each id (None skipped), the cards not cached yet read in one query per
         ``_MANY`` ids instead of one each: what a deck's distinct cards cost. The same
         ``Card`` objects as ``get`` gives (they fill its cache)."""
-        cards = self._cards
         want = [i for i in dict.fromkeys(card_ids) if i is not None]
+        self.prefetch(want)
+        cards = self._cards
+        return {i: cards[i] if i in cards else self.get(i) for i in want}
+
+    def prefetch(self, card_ids: Iterable[int | None]) -> None:
+        """``get_many`` without its answer: the cards not cached yet are read (one query per
+        ``_MANY`` ids), so each later ``get`` is a cache hit. Nothing is done when all are
+        cached already, as for most decks of a batch after the first."""
+        cards = self._cards
+        ids = card_ids if isinstance(card_ids, list) else list(card_ids)
+        if cards.keys() >= set(ids) - {None}:
+            return
         # ids SQLite can bind as integers; anything else is left to get() as it is
-        missing = [i for i in want if i not in cards and type(i) is int and _INT64 <= i < -_INT64]
+        missing = [i for i in dict.fromkeys(ids)
+                   if i not in cards and type(i) is int and _INT64 <= i < -_INT64]  # fmt: skip
         for at in range(0, len(missing), _MANY):
             part = missing[at : at + _MANY]
             sql = f"{self._all_sql} WHERE c.id IN ({', '.join('?' * len(part))})"
@@ -134,7 +146,6 @@ class CardDB:
             for i in part:  # in the order asked: the caches fill as get() would fill them
                 row = found.get(i)
                 cards[i] = self._card_from_row(row) if row is not None else None
-        return {i: cards[i] if i in cards else self.get(i) for i in want}
 
     def _card_from_row(self, row: tuple[Any, ...]) -> Card:
         """The ``Card`` of one row of ``_CARD_SQL`` (the one place a row becomes a card; its

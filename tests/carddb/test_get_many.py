@@ -101,3 +101,17 @@ def test_the_checker_reads_a_decks_cards_in_one_query(
     report = checker(str(deck))
     assert report.input == str(deck)
     assert len(seen) == 1, seen  # not one query per card
+
+
+def test_prefetch_fills_the_cache_get_then_reads(real_home_dir: Path) -> None:
+    db, one = open_db(real_home_dir / "cards.sqlite3"), open_db(real_home_dir / "cards.sqlite3")
+    seen = _card_queries(db)
+    ids = [14558127, None, 23434538, 14558127, 12345]
+    db.prefetch(ids)
+    assert len(seen) == 1
+    assert [db.get(i) for i in (14558127, 23434538, 12345)] == [
+        one.get(14558127), one.get(23434538), None]  # fmt: skip
+    db.prefetch(ids)  # everything cached: no query
+    db.prefetch(iter([None, 46986414]))  # one card not cached yet: one more query
+    assert len(seen) == 2 and db.get(46986414) == one.get(46986414)
+    assert len(seen) == 2
