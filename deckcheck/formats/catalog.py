@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 Resolvers = Callable[[], "CardResolver"]
 
 CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in the index; 4: marshal
-#: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<h>``); older
+#: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
 _DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
@@ -509,8 +509,13 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     cache is cold."""
     files = _format_files(extra_files)
     key = [CACHE_VERSION, [_stat_key(f) for f in files]]
+    # Named by the set of files (which install, which --format-file) and then by their
+    # stats: a cache goes stale only within its own set, so two installs sharing a home
+    # (a venv and a pre-commit environment) or a run with --format-file do not remove each
+    # other's cache and compile again at every alternate run.
+    group = sha1_hex(repr(files).encode())[:8]
     cache = paths.cache_dir() / (
-        "formats-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
+        f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
     )
     merged = _read_cache(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
@@ -525,7 +530,8 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
             _write_cache(cache, merged)
             from deckcheck import fsio
 
-            fsio.remove_others(cache, f"formats-*{SUFFIX}")  # from format files since changed
+            fsio.remove_others(cache, f"formats-{group}-*{SUFFIX}")  # those files, since changed
+            fsio.remove_others(cache, f"formats-{'[0-9a-f]' * 12}{SUFFIX}")  # an older naming
             fsio.remove_others(cache, "formats-*.json")  # an older deckcheck's
         except OSError:
             pass  # a read-only home still validates; it just compiles every time

@@ -57,6 +57,29 @@ def test_format_cache_is_marshal_and_an_older_json_one_goes(isolated_home: Path)
     assert load_formats() == want
 
 
+def test_format_caches_of_other_file_sets_stay(isolated_home: Path, monkeypatch) -> None:
+    # Two installs sharing a home (or a run with --format-file) have other sets of format
+    # files: each keeps its own cache, so alternating between them compiles nothing again.
+    from deckcheck.formats import compile as compile_mod
+
+    extra = isolated_home.parent / "mine.yaml"
+    extra.write_text("id: mine\nname: Mine\nextends: tcg\ncopies: 2\n")
+    cache = paths.cache_dir()
+    cache.mkdir(parents=True, exist_ok=True)
+    older = cache / "formats-0123456789ab.marshal"  # the naming before file-set groups
+    older.write_bytes(b"\x00")
+    plain = load_formats()
+    assert not older.exists()
+    mine = load_formats([extra])
+    assert len(list(cache.glob("formats-*.marshal"))) == 2
+
+    def no_compile(*a: object, **k: object) -> None:
+        raise AssertionError("compiled although its cache was there")
+
+    monkeypatch.setattr(compile_mod, "format_file", no_compile)
+    assert load_formats() == plain and load_formats([extra]) == mine
+
+
 def test_the_warm_store_sees_a_new_state_and_an_edited_list(isolated_home: Path) -> None:
     # a real import switches the installed state (state-1, then state-2)
     src = isolated_home.parent / "a.conf"
