@@ -23,7 +23,18 @@ class DeckcheckError(Exception):
             self.exit_code = exit_code
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}" if self.where else self.message
+        text = f"{self.where}: {self.message}" if self.where else self.message
+        return text.translate(_ESCAPED)  # one line, whatever a file name or library said
+
+
+#: Characters an error line shows escaped (``\r``, ``\x1b``, ``\u2028``): the ones that end
+#: a line or drive a terminal. A message quotes file names, YAML values and library errors
+#: (SQLite quotes a damaged schema), and the error must still be one line on stderr.
+_ESCAPED = {
+    c: ascii(chr(c))[1:-1]
+    for c in (*range(0x20), 0x7F, *range(0x80, 0xA0), 0x2028, 0x2029)
+    if c != 0x09  # a tab ends no line
+}
 
 
 class InputError(DeckcheckError):

@@ -275,3 +275,18 @@ def test_read_only_home(capsys, tmp_path: Path, monkeypatch) -> None:
         rc, _, err = run(capsys, "banlist", "export", "tcg@2020-01-01", "--out",
                          str(home / "x.conf"))
         one_error(rc, err, "x.conf", "Read-only file system")
+
+
+def test_an_error_is_one_line_whatever_its_file_name_or_library_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A file name (or a library's message quoting a damaged file: SQLite quotes a fuzzed
+    # schema) holding a line break or a terminal escape is shown escaped: still one line.
+    from deckcheck.errors import InputError
+
+    text = str(InputError("near \"\r\n\": syntax error \x1b[2J\u2028", where="a\rb.cdb"))
+    assert text == 'a\\rb.cdb: near "\\r\\n": syntax error \\x1b[2J\\u2028'
+    assert len(text.splitlines()) == 1 and "\t" in str(InputError("a\tb"))  # tabs stay
+    rc, _out, err = run(capsys, "validate", str(tmp_path / "no\rsuch\x1b[2J.ydk"))
+    line = one_error(rc, err, "no\\rsuch\\x1b[2J.ydk")
+    assert "\r" not in err and "\x1b" not in err, line
