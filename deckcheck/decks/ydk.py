@@ -8,10 +8,10 @@ passcode, a comment or a marker becomes a DC101 finding, and reading goes on.
 from __future__ import annotations
 
 import re
-from itertools import repeat
 
 from deckcheck.codes import finding
-from deckcheck.model import Deck, DeckEntry, Finding, Section
+from deckcheck.decks.packed import PackedDeck
+from deckcheck.model import SECTIONS, Deck, DeckEntry, Finding, Section
 
 UINT32_MAX = 0xFFFFFFFF
 
@@ -59,13 +59,14 @@ def parse_lines(lines: list[str], source: str) -> Deck:
     return deck if deck is not None else parse_lines_general(lines, source)
 
 
-def _parse_blocks(lines: list[str], source: str) -> Deck | None:
+def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
     None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
     comment, read as the general reader reads it) or is a bare passcode of ASCII digits (no
     blank line, no space, at most UINT32_MAX). The passcodes between two such lines are
     checked, converted and made entries by C loops; anything unusual is left to the
-    line-by-line reader, which reports it.
+    line-by-line reader, which reports it. The deck is a ``PackedDeck``: its entries are
+    built only when something reads them (the engine's tally reads the arrays).
     """
     text = "\n".join(lines)
     if len(text) > 4000:  # int() refuses over 4300 digits: long files go line by line
@@ -85,9 +86,10 @@ def _parse_blocks(lines: list[str], source: str) -> Deck | None:
         row += count("\n", at, pos + 1)
         at = pos + 1
         specials.append(row)
-    deck = Deck(source=source, kind="ydk")
-    section: Section = "main"
-    target = deck.main
+    # per section: (passcodes, 0-based rows), as a PackedDeck holds them
+    arrays: dict[Section, tuple[list[int], list[int]]] = {s: ([], []) for s in SECTIONS}
+    comments: list[str] = []
+    ids_to, rows_to = arrays["main"]
     seen_content = False
     start = 0
     end = len(lines)
@@ -103,22 +105,20 @@ def _parse_blocks(lines: list[str], source: str) -> Deck | None:
                 return None
             if max(ids) > UINT32_MAX:
                 return None
-            n = stop - start
-            target.extend(map(DeckEntry, repeat(section, n), ids, range(start + 1, stop + 1),
-                              repeat(1, n), repeat(None, n), block))  # fmt: skip
+            ids_to.extend(ids)
+            rows_to.extend(range(start, stop))
             seen_content = True
         if stop == end:
             break
         s = lines[stop].strip()
         sec = marker(s)
         if sec is not None:
-            section = sec
-            target = deck.section(sec)
+            ids_to, rows_to = arrays[sec]
             seen_content = True
         elif not seen_content:
-            deck.comments.append(s)
+            comments.append(s)
         start = stop + 1
-    return deck
+    return PackedDeck(source, lines, (arrays["main"], arrays["extra"], arrays["side"]), comments)
 
 
 def parse_lines_general(lines: list[str], source: str) -> Deck:

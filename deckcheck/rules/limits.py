@@ -57,21 +57,28 @@ def check(ctx: Context) -> Iterator[Finding]:
     bl = ctx.banlist
     if bl is None:
         return
-    limits, printings, tallies = bl.limits, ctx.printings, ctx.tallies
+    limits, counted = bl.limits, ctx.counted
     # Only a card the list names (by a printing's passcode or by its canonical id) can get a
     # finding: two set intersections find them, most of a deck is not on the list.
-    listed = limits.keys() & tallies.keys()
-    by_printing = limits.keys() & printings.keys()
-    if by_printing:
-        listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
+    if counted is not None:
+        listed = limits.keys() & counted.by_canonical.keys()
+        if counted.by_canonical is not counted.copies:  # some card counts as another
+            by_printing = limits.keys() & counted.copies.keys()
+            listed |= {counted.canonical_of(i) for i in by_printing}
+    else:
+        printings = ctx.printings
+        listed = limits.keys() & ctx.tallies.keys()
+        by_printing = limits.keys() & printings.keys()
+        if by_printing:
+            listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
     if not listed:
         return
     where = None
     # In set order, not deck order: the engine sorts the findings by section, line, code and
     # card, which tell any two of this rule's findings apart (one per canonical card).
     for canonical in listed:
-        t = tallies[canonical]
-        limit = listed_limit(bl, t, _held(ctx, t))
+        t = ctx.tally(canonical)
+        limit = listed_limit(bl, t, counted.held(canonical) if counted else _held(ctx, t))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:

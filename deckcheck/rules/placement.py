@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from deckcheck.carddb import extra_deck_bits
 from deckcheck.model import TYPE_MONSTER, Finding, Format
-from deckcheck.rules._base import Context, Memo, of_entry
+from deckcheck.rules._base import Context, Counted, Memo, of_entry
 
 NAME = "placement"
 
@@ -25,6 +25,8 @@ def extra_bits(fmt: Format) -> int:
 
 
 _MEMO = Memo()
+#: (passcodes judged, those that go to the Extra Deck, those that do not) for a batch
+_FAST = Memo(lambda: (set(), set(), set()))
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -56,6 +58,9 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _misplaced(ctx: Context, bits: int) -> bool:
     """Whether a card of the Main or Extra Deck may be in the wrong one: looked up once per
     passcode of each section (``ctx.present``) before the deck's lines are read one by one."""
+    counted = ctx.counted
+    if counted is not None:
+        return _misplaced_counted(ctx, counted, bits)
     present = ctx.present
     if not present:  # not tallied by the engine: read every line
         return True
@@ -79,3 +84,24 @@ def _misplaced(ctx: Context, bits: int) -> bool:
             if got[1] is wrong:
                 return True
     return False
+
+
+def _misplaced_counted(ctx: Context, counted: Counted, bits: int) -> bool:
+    """``_misplaced`` over the engine's counts: each passcode judged once for a batch, then
+    two set checks a deck (tokens and skill cards are in neither set)."""
+    judged, to_extra, not_extra = _FAST.state(ctx)
+    new = counted.copies.keys() - judged
+    if new:
+        cards = counted.cards
+        for cid in new:
+            card = cards[cid]
+            if card is None:
+                continue  # an unknown card (DC102); never judged, it may be known later
+            if card.kind not in ("token", "skill"):
+                extra = card.type_bits & TYPE_MONSTER and card.type_bits & bits
+                (to_extra if extra else not_extra).add(cid)
+            judged.add(cid)
+    ids, nm = counted.ids, counted.nm
+    if not to_extra.isdisjoint(ids[:nm]):
+        return True
+    return not not_extra.isdisjoint(ids[nm : nm + counted.ne])
