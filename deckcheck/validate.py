@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 
 from deckcheck.codes import REGISTRY, finding
@@ -69,8 +69,11 @@ _EPOCH = [0]
 def _learn(ids: dict[int, int], cards: list[Card | None]) -> None:
     for cid, card in zip(ids, cards, strict=True):
         old = _SEEN.get(cid)
-        if old is card or (old is not None and card is not None and old == card):
+        if old is card:
             continue
+        if old is not None and card is not None and old == card:
+            _SEEN[cid] = card  # the same fields (another database object): what was learnt
+            continue  # holds, and the next deck's comparison is by identity again
         if old is not None:  # another card for a passcode learnt before: forget it
             _EPOCH[0] += 1
             del _SEEN[cid]
@@ -128,9 +131,9 @@ def _tally(
     card_of: dict[int, Card | None] = (
         many(copies) if many is not None else dict(zip(copies, map(cards.get, copies), strict=True))
     )
-    found = list(card_of.values())
-    if list(map(_SEEN.get, copies)) != found:
-        _learn(copies, found)
+    # the very cards learnt (by identity: comparing records field by field costs more)
+    if not all(map(is_, map(_SEEN.get, copies), card_of.values())):
+        _learn(copies, list(card_of.values()))
     if _ORDINARY.issuperset(copies):  # known cards, each its own canonical card, no specials
         flags = 0
         by_canonical = copies

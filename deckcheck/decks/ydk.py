@@ -62,8 +62,8 @@ def parse_lines(lines: list[str], source: str) -> Deck:
 def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
     None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
-    comment, read as the general reader reads it) or is a bare passcode of ASCII digits (no
-    blank line, no space, at most UINT32_MAX). The passcodes between two such lines are
+    comment, read as the general reader reads it), is empty (skipped) or is a bare passcode of
+    ASCII digits (no space, at most UINT32_MAX). The passcodes between two such lines are
     checked, converted and made entries by C loops; anything unusual is left to the
     line-by-line reader, which reports it. The deck is a ``PackedDeck``: its entries are
     built only when something reads them (the engine's tally reads the arrays).
@@ -97,17 +97,22 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
         if stop > start:  # passcode lines start..stop-1
             block = lines[start:stop]
             joined = "".join(block)
-            if not (joined.isascii() and joined.encode().isdigit()):
+            if not joined:  # blank lines only: skipped, as the general reader skips them
+                rows: range | list[int] = range(0)
+            elif not (joined.isascii() and joined.encode().isdigit()):
                 return None
-            try:
+            elif "" in block:  # blank lines among the passcodes: skipped, numbering kept
+                rows = [r for r in range(start, stop) if lines[r]]
+                block = [x for x in block if x]
+            else:
+                rows = range(start, stop)
+            if rows:
                 ids = list(map(int, block))
-            except ValueError:  # a blank line
-                return None
-            if max(ids) > UINT32_MAX:
-                return None
-            ids_to.extend(ids)
-            rows_to.extend(range(start, stop))
-            seen_content = True
+                if max(ids) > UINT32_MAX:
+                    return None
+                ids_to.extend(ids)
+                rows_to.extend(rows)
+                seen_content = True
         if stop == end:
             break
         s = lines[stop].strip()
