@@ -61,10 +61,13 @@ def check(ctx: Context) -> Iterator[Finding]:
     # Only a card the list names (by a printing's passcode or by its canonical id) can get a
     # finding: two set intersections find them, most of a deck is not on the list.
     if counted is not None:
-        listed = limits.keys() & counted.by_canonical.keys()
-        if counted.by_canonical is not counted.copies:  # some card counts as another
-            by_printing = limits.keys() & counted.copies.keys()
-            listed |= {counted.canonical_of(i) for i in by_printing}
+        by_canonical = counted.by_canonical
+        listed = limits.keys() & by_canonical.keys()
+        if by_canonical is counted.copies:  # no card counts as another: the common deck
+            yield from _simple(ctx, bl, listed, by_canonical)
+            return
+        by_printing = limits.keys() & counted.copies.keys()
+        listed |= {counted.canonical_of(i) for i in by_printing}
     else:
         printings = ctx.printings
         listed = limits.keys() & ctx.tallies.keys()
@@ -86,6 +89,30 @@ def check(ctx: Context) -> Iterator[Finding]:
         # A Forbidden card is reported at any count; Limited and Semi-Limited over the limit.
         if limit in _CODE and (limit == 0 or t.count > limit):
             where = where or ctx.list_label()
+            yield of_card(
+                _CODE[limit],
+                f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
+                t,
+                limit=limit,
+            )
+
+
+def _simple(
+    ctx: Context, bl: Banlist, listed: set[int], copies: dict[int, int]
+) -> Iterator[Finding]:
+    """``check`` for a deck whose every card is its own canonical card: each listed card is
+    held by its own passcode alone, so its limit is the list's number for it (what
+    ``listed_limit`` gives), and a tally is built only for a card that is reported."""
+    limits = bl.limits
+    as_limited = ctx.fmt.forbidden_as_limited
+    where = None
+    for canonical in listed:  # in set order: see ``check``
+        limit = limits[canonical]
+        if limit == 0 and as_limited:
+            limit = 1
+        if limit in _CODE and (limit == 0 or copies[canonical] > limit):
+            where = where or ctx.list_label()
+            t = ctx.tally(canonical)
             yield of_card(
                 _CODE[limit],
                 f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",

@@ -30,8 +30,11 @@ _FAST = Memo(lambda: (set(), set(), set()))
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    counted = ctx.counted
+    if counted is not None and not _misplaced_counted(ctx, counted):
+        return  # the common deck: two set checks
     bits = extra_bits(ctx.fmt)
-    if not _misplaced(ctx, bits):
+    if counted is None and not _misplaced(ctx, bits):
         return
     for entry, card in ctx.entries:
         if card is None or entry.section == "side" or card.kind in ("token", "skill"):
@@ -58,9 +61,6 @@ def check(ctx: Context) -> Iterator[Finding]:
 def _misplaced(ctx: Context, bits: int) -> bool:
     """Whether a card of the Main or Extra Deck may be in the wrong one: looked up once per
     passcode of each section (``ctx.present``) before the deck's lines are read one by one."""
-    counted = ctx.counted
-    if counted is not None:
-        return _misplaced_counted(ctx, counted, bits)
     present = ctx.present
     if not present:  # not tallied by the engine: read every line
         return True
@@ -86,12 +86,13 @@ def _misplaced(ctx: Context, bits: int) -> bool:
     return False
 
 
-def _misplaced_counted(ctx: Context, counted: Counted, bits: int) -> bool:
+def _misplaced_counted(ctx: Context, counted: Counted) -> bool:
     """``_misplaced`` over the engine's counts: each passcode judged once for a batch, then
     two set checks a deck (tokens and skill cards are in neither set)."""
     judged, to_extra, not_extra = _FAST.state(ctx)
-    new = counted.copies.keys() - judged
-    if new:
+    if not judged.issuperset(counted.copies):
+        new = counted.copies.keys() - judged
+        bits = extra_bits(ctx.fmt)
         cards = counted.cards
         for cid in new:
             card = cards[cid]

@@ -99,8 +99,8 @@ def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
     operations unless one of its cards has a finding."""
     judged, hits = _FAST.state(ctx)
     copies = counted.copies
-    new = copies.keys() - judged
-    if new:
+    if not judged.issuperset(copies):
+        new = copies.keys() - judged
         cards = counted.cards
         for cid in new:
             card = cards[cid]

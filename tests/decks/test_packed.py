@@ -89,3 +89,26 @@ def test_every_real_deck_checks_the_same_packed(real_home: Path, shared_data: Pa
         assert a == b, f
         n += 1
     assert n > 150
+
+
+def test_unknown_cards_and_tokens_read_from_the_arrays(real_home: Path) -> None:
+    db = open_db()
+    token = next(c.id for c in db.all_cards().values() if c.kind == "token")
+    skill = next((c.id for c in db.all_cards().values() if c.kind == "skill"), 1)
+    base = f"#main\n7\n89631139\n{token}\n7\n\n#extra\n{token}\n8\n!side\n7\n44508094\n"
+    with_skill = base.replace("#extra", f"{skill}\n#extra")
+    date = dt.date(2026, 6, 1)
+    for fmt_id in ("tcg", "speed"):
+        fmt = get_format(fmt_id)
+        banlist = list_for(fmt.at(date), date, None)
+        for text in (base, with_skill):
+            packed = decks.read_string(text, "d.ydk")
+            assert packed.packed() is not None
+            got = validate_deck(packed, fmt, banlist, db, date=date)
+            if text is base:  # checked without building its entries (skills read them)
+                assert packed.packed() is not None
+            plain = decks.read_string(text, "d.ydk")
+            plain.main  # noqa: B018
+            assert got == validate_deck(plain, fmt, banlist, db, date=date)
+            codes = [f.code for f in got.findings]
+            assert codes.count("DC102") == 4 and codes.count("DC104") == 2

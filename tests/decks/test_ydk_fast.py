@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from deckcheck.decks import ydk
 from deckcheck.decks.packed import PackedDeck
-from deckcheck.model import Deck
 from deckcheck.decks.source import Limits, decode, split_lines
 from deckcheck.errors import InputError
+from deckcheck.model import Deck
 
 REPO = Path(__file__).parent.parent.parent
 BIG = Limits(max_bytes=2**40, max_lines=2**40)
