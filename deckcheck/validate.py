@@ -260,6 +260,8 @@ def _format_at(fmt: Format, date: dt.date) -> Format:
 
 
 _RULES_OF: list[dict[str, Any]] = [{}]  # the RULES that _RULES was built from
+#: (format, list, date, points cap, the rules not idle for them), the last used first
+_ACTIVE: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = []
 
 
 def _rules() -> list[tuple[str, Any, frozenset[str]]]:
@@ -267,7 +269,25 @@ def _rules() -> list[tuple[str, Any, frozenset[str]]]:
     if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
         _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
         _RULES_OF[0] = dict(RULES)
+        _ACTIVE.clear()
     return _RULES
+
+
+def _active(
+    fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None
+) -> list[tuple[str, Any, frozenset[str]]]:
+    """``_rules()`` without the rules whose ``idle(fmt, banlist, date, points_cap)`` says
+    they yield nothing for any deck (a Genesys points rule in TCG, a group rule for a list
+    without groups): one generator fewer each, per deck."""
+    every = _rules()
+    for f, b, d, p, got in _ACTIVE:
+        if f is fmt and b is banlist and d == date and p == points_cap:
+            return got
+    got = [r for r in every if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date,
+                                                                         points_cap))]  # fmt: skip
+    _ACTIVE.insert(0, (fmt, banlist, date, points_cap, got))
+    del _ACTIVE[4:]  # with an announced list, each legal deck is checked twice (two keys)
+    return got
 
 
 def validate_deck(
@@ -302,10 +322,11 @@ def check_deck(
 ) -> DeckReport:
     """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
     and building the report once is cheaper than replacing a field afterwards)."""
-    ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
+    fmt_at = _format_at(fmt, date)
+    ctx = Context(deck, fmt_at, banlist, date, points_cap)
     comp = _tally(ctx, cards, names)
     findings = list(deck.findings)
-    for name, module, owned in _rules():
+    for name, module, owned in _active(fmt_at, banlist, date, points_cap):
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)
