@@ -134,7 +134,8 @@ def _tally(
     # the very cards learnt (by identity: comparing records field by field costs more)
     if not all(map(is_, map(_SEEN.get, copies), card_of.values())):
         _learn(copies, list(card_of.values()))
-    if _ORDINARY.issuperset(copies):  # known cards, each its own canonical card, no specials
+    # (``keys() <=`` looks each key up; ``set.issuperset(dict)`` would build a set first)
+    if copies.keys() <= _ORDINARY:  # known cards, each its own canonical card, no specials
         flags = 0
         by_canonical = copies
     else:

@@ -125,8 +125,8 @@ class CardDB:
         ``Card`` objects as ``get`` gives (they fill its cache)."""
         cards = self._cards
         ids = card_ids if isinstance(card_ids, (list, tuple, dict)) else list(card_ids)
-        try:  # every card cached, as for most decks of a batch: C loops, no query
-            return dict(zip(ids, map(cards.__getitem__, ids), strict=True))
+        try:  # every card cached, as for most decks of a batch: no query
+            return {i: cards[i] for i in ids}  # type: ignore[misc,index]  # None: KeyError
         except (KeyError, TypeError):  # one not cached yet, or None or another odd id
             pass
         want = list(dict.fromkeys(ids))

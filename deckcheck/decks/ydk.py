@@ -31,6 +31,8 @@ def _number(digits: str) -> int:
 _ANOTHER = re.compile(r"[\s,;|/]+[0-9]{5,10}(?:$|[\s,;|/])")
 
 _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
+#: the marker lines as clients write them (``marker`` reads any other spelling)
+_EXACT: dict[str, Section] = {"#main": "main", "#extra": "extra", "!side": "side"}
 
 
 def unreadable(section: Section, line_no: int, raw: str, reason: str) -> Finding:
@@ -78,11 +80,12 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     at = row = 0
     if text[:1] in ("#", "!"):
         specials.append(0)
-    while True:
-        a, b = find("\n#", at), find("\n!", at)
-        pos = a if b < 0 or 0 <= a < b else b
-        if pos < 0:
-            break
+    a, b = find("\n#"), find("\n!")
+    while a >= 0 or b >= 0:
+        if b < 0 or 0 <= a < b:
+            pos, a = a, find("\n#", a + 1)
+        else:
+            pos, b = b, find("\n!", b + 1)
         row += count("\n", at, pos + 1)
         at = pos + 1
         specials.append(row)
@@ -115,8 +118,11 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
                 seen_content = True
         if stop == end:
             break
-        s = lines[stop].strip()
-        sec = marker(s)
+        s = lines[stop]
+        sec = _EXACT.get(s)
+        if sec is None:
+            s = s.strip()
+            sec = marker(s)
         if sec is not None:
             ids_to, rows_to = arrays[sec]
             seen_content = True

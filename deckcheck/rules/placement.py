@@ -90,7 +90,7 @@ def _misplaced_counted(ctx: Context, counted: Counted) -> bool:
     """``_misplaced`` over the engine's counts: each passcode judged once for a batch, then
     two set checks a deck (tokens and skill cards are in neither set)."""
     judged, to_extra, not_extra = _FAST.state(ctx)
-    if not judged.issuperset(counted.copies):
+    if not counted.copies.keys() <= judged:
         new = counted.copies.keys() - judged
         bits = extra_bits(ctx.fmt)
         cards = counted.cards

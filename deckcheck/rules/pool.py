@@ -99,7 +99,7 @@ def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
     operations unless one of its cards has a finding."""
     judged, hits = _FAST.state(ctx)
     copies = counted.copies
-    if not judged.issuperset(copies):
+    if not copies.keys() <= judged:
         new = copies.keys() - judged
         cards = counted.cards
         for cid in new:

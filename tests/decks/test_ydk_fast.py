@@ -122,3 +122,42 @@ def test_fast_path_equals_the_general_reader_on_generated_files(
 ) -> None:
     fast, general = both(eol.join(lines))
     assert fast == general
+
+
+def _sniff_line_by_line(lines: list[str], source: str) -> str:
+    """``decks.sniff`` as it was before its shortcuts (a suffix test per deck, a regex per
+    line): what the shortcuts must agree with."""
+    import os
+
+    from deckcheck.decks import _MARKER, _YDK_LINE
+
+    suffix = os.path.splitext(source)[1].lower()
+    if suffix == ".txt":
+        return "text"
+    ydk_like = other = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        if _MARKER.match(line):
+            return "ydk"
+        if _YDK_LINE.fullmatch(line):
+            if line.strip()[0] not in "#!":
+                ydk_like += 1
+        else:
+            other += 1
+    if suffix == ".ydk":
+        return "text" if ydk_like == 0 and other > 0 else "ydk"
+    return "ydk" if ydk_like > other else "text"
+
+
+_NAME = st.sampled_from(["d.ydk", "d.txt", "d.TXT", "a/.txt", "x.ydke", "-", "<stdin>", "d.ydk.txt",
+                         "d", ".ydk", "a.b/c"])  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_LINE, st.sampled_from(["3 Pot of Greed", "#MAIN", " !side "])),
+                max_size=20), _NAME)  # fmt: skip
+def test_sniff_shortcuts_agree_with_reading_every_line(lines: list[str], name: str) -> None:
+    from deckcheck.decks import sniff
+
+    assert sniff(lines, name) == _sniff_line_by_line(lines, name)
