@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Iterator
 
+from deckcheck.codes import finding
 from deckcheck.model import STATUS_NAMES, Banlist, Finding, Format
 from deckcheck.rules._base import Context, Tally, of_card, plural
 
@@ -116,15 +117,19 @@ def _simple(
         limit = limits[canonical]
         if limit == 0 and as_limited:
             limit = 1
-        if limit in _CODE and (limit == 0 or copies[canonical] > limit):
+        n = copies[canonical]
+        if limit in _CODE and (limit == 0 or n > limit):
             where = where or ctx.list_label()
-            t = ctx.tally(canonical)
-            yield of_card(
-                _CODE[limit],
-                f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
-                t,
-                limit=limit,
-            )
+            # what ``of_card(..., ctx.tally(canonical))`` gives, without the Tally
+            counted = ctx.counted
+            assert counted is not None
+            section, line = counted.where(canonical)
+            card = counted.cards[canonical]
+            name = counted.name_of(canonical, card, canonical, bl)
+            yield finding(_CODE[limit],
+                          f"{name} ({canonical}): {plural(n)}, but it is {_STATUS[limit]} on "
+                          f"{where}", section=section, line=line, card_id=canonical,
+                          card_name=name, count=n, limit=limit)  # fmt: skip
 
 
 def _held(ctx: Context, t: Tally) -> list[int]:

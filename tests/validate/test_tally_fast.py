@@ -116,3 +116,41 @@ def test_file_stem_examples() -> None:
     for path in ["a.ydk", ".ydk", "..ydk", "x.", ".a.ydk", "a", "d/b.c.ydk", "d.x/y", "/", "",
                  "a/.hidden", "a/..", "a/b..ydk"]:  # fmt: skip
         assert file_stem(path) == os.path.splitext(os.path.basename(path))[0], path
+
+
+def _findings(deck: Deck, fmt: Format, banlist: object, db: object, counted: bool) -> list:
+    from deckcheck.validate import _format_at, _rules
+
+    ctx = Context(deck, _format_at(fmt, DATE), banlist, DATE, None)  # type: ignore[arg-type]
+    (_tally if counted else _tally_lines)(ctx, db, None)  # type: ignore[arg-type]
+    assert (ctx.counted is not None) is counted
+    out = [f for _n, module, _o in _rules() for f in module.check(ctx)]
+    return sorted(out, key=lambda f: (f.section or "", f.line or 0, f.code, f.card_id or 0))
+
+
+def test_rules_find_the_same_on_the_counted_and_the_line_tally(
+    real_home: Path, shared_data: Path
+) -> None:
+    """Every rule's fast path over the engine's counts (limits, pool, placement, input,
+    copies) finds what it finds over the line-by-line tally, on every real deck, packed and
+    not, in formats with lists of every kind (blacklist, whitelist, Traditional, points)."""
+    from deckcheck.formats import get_format, list_for
+
+    db = open_db()
+    files = sorted((shared_data / "decks").rglob("*.ydk"))
+    n = 0
+    for fmt_id in ("tcg", "ocg", "goat", "traditional", "rush", "speed", "genesys", "edison"):
+        try:
+            fmt = get_format(fmt_id)
+        except Exception:  # noqa: BLE001 - a format this checkout does not ship
+            continue
+        banlist = list_for(fmt.at(DATE), DATE, None)
+        for f in files[:: 2 if fmt_id != "tcg" else 1]:
+            try:
+                deck, again = decks.read_path(f), decks.read_path(f)
+            except InputError:
+                continue
+            fast = _findings(deck, fmt, banlist, db, True)
+            assert fast == _findings(again, fmt, banlist, db, False), (fmt_id, f)
+            n += bool(fast)
+    assert n > 300
