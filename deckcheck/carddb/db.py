@@ -126,7 +126,9 @@ class CardDB:
         cards = self._cards
         ids = card_ids if isinstance(card_ids, (list, tuple, dict)) else list(card_ids)
         try:  # every card cached, as for most decks of a batch: no query
-            return {i: cards[i] for i in ids}  # type: ignore[misc,index]  # None: KeyError
+            got = {i: cards[i] for i in ids}  # type: ignore[misc,index]
+            if None not in got:  # (None is skipped: it is cached once get(None) was asked)
+                return got  # type: ignore[return-value]
         except (KeyError, TypeError):  # one not cached yet, or None or another odd id
             pass
         want = list(dict.fromkeys(ids))
