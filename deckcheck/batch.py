@@ -91,8 +91,10 @@ class Checker:
 
     def resolve(self, deck: Any) -> Any:
         deck = self.loader.resolve(deck)
-        # the deck's cards read in one query (the checks' ``get`` then finds them cached)
-        self.db.prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
+        if deck.packed() is None:
+            # the deck's cards read in one query (the checks' ``get`` then finds them cached);
+            # a packed deck's are read by the engine's tally (``get_many``), one query too
+            self.db.prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
         return deck
 
     def __call__(self, item: Item) -> DeckReport:

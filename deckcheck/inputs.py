@@ -359,6 +359,8 @@ class DeckLoader:
 
     def resolve(self, deck: Deck) -> Deck:
         """``deck`` with its names resolved (or DC102/DC103 findings); as is without names."""
+        if deck.packed() is not None:
+            return deck  # passcodes only (the .ydk fast reader)
         if None not in map(_card_id, chain(deck.main, deck.extra, deck.side)):
             return deck  # every entry has its passcode (a C loop: the common case)
         if not any(e.card_id is None and e.query for e in deck.entries()):

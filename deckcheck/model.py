@@ -190,6 +190,9 @@ class Card(Record):
 
 Section = Literal["main", "extra", "side"]
 SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
+#: (every passcode, Main then Extra then Side; Main's count; Extra's count; the 0-based row
+#: of each, its line number less one): a deck of one copy per line, packed (``Deck.packed``)
+Packed = tuple[list[int], int, int, list[int]]
 
 
 _Self = TypeVar("_Self", bound="_Slotted")
@@ -198,34 +201,40 @@ _Self = TypeVar("_Self", bound="_Slotted")
 class _Slotted:
     """Base of the mutable deck classes: what ``@dataclass(slots=True)`` gave them, without
     its cost at start-up (field equality, no hash, a field-by-field repr, ``replace``). The
-    fields are the subclass's ``__slots__``; its ``__init__`` is written out."""
+    fields are the class's ``_fields`` (its ``__slots__``); its ``__init__`` is written out.
+    A subclass that keeps its base's ``_fields`` (``decks.packed.PackedDeck``) is the same
+    record: equal to its base's objects field by field, shown and copied as its base."""
 
     __slots__: tuple[str, ...] = ()
+    _fields: tuple[str, ...] = ()
+    #: the class ``repr`` names and ``replace`` builds (the class itself when None)
+    _record_class: type[Any] | None = None
 
     def _astuple(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, n) for n in self.__slots__])
+        return tuple([getattr(self, n) for n in self._fields])
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        if other.__class__ is self.__class__ or (
+            isinstance(other, _Slotted) and other._fields is self._fields
+        ):
+            return self._astuple() == other._astuple()
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
-        return f"{self.__class__.__name__}({body})"
+        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+        return f"{(self._record_class or self.__class__).__name__}({body})"
 
     def replace(self: _Self, **changes: Any) -> _Self:
         """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
-        names = self.__slots__
+        names = self._fields
+        cls = self._record_class or self.__class__
         bad = [n for n in changes if n not in names]
         if bad:
-            raise TypeError(
-                f"{type(self).__name__}.replace() got an unexpected field {bad[0]!r}"
-            )
-        return self.__class__(**{n: changes[n] if n in changes else getattr(self, n)
-                                 for n in names})  # fmt: skip
+            raise TypeError(f"{cls.__name__}.replace() got an unexpected field {bad[0]!r}")
+        return cls(**{n: changes[n] if n in changes else getattr(self, n)  # type: ignore[no-any-return]
+                      for n in names})  # fmt: skip
 
 
 class DeckEntry(_Slotted):
@@ -237,6 +246,7 @@ class DeckEntry(_Slotted):
 
     __slots__ = ("section", "card_id", "line", "count", "query", "raw")
     __match_args__ = ("section", "card_id", "line", "count", "query", "raw")
+    _fields = __slots__
 
     section: Section
     card_id: int | None  # passcode as read; None while a text name is unresolved
@@ -271,6 +281,7 @@ class Deck(_Slotted):
 
     __slots__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
     __match_args__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
+    _fields = __slots__
 
     source: str  # file path, "ydke://…", or "<stdin>"
     main: list[DeckEntry]
@@ -300,6 +311,11 @@ class Deck(_Slotted):
 
     def section(self, name: Section) -> list[DeckEntry]:
         return getattr(self, name)  # type: ignore[no-any-return]
+
+    def packed(self) -> Packed | None:
+        """The deck's passcodes as arrays, when a reader holds them so and nothing has read
+        the entries yet (``decks.packed.PackedDeck``); None for a deck of entries."""
+        return None
 
     def entries(self) -> list[DeckEntry]:
         return [*self.main, *self.extra, *self.side]

@@ -14,14 +14,22 @@ from __future__ import annotations
 import datetime as dt
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 
 from deckcheck.codes import REGISTRY, finding
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
 from deckcheck.report import DeckReport
 from deckcheck.rules import RULES
-from deckcheck.rules._base import HAS_SKILL, HAS_TOKEN, HAS_UNKNOWN, CardSource, Context, Tally
+from deckcheck.rules._base import (
+    HAS_SKILL,
+    HAS_TOKEN,
+    HAS_UNKNOWN,
+    CardSource,
+    Context,
+    Counted,
+    Tally,
+)
 
 _SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
 
@@ -43,6 +51,50 @@ _BUCKET = {"monster": "monster", "spell": "spell", "trap": "trap", "token": "oth
 _card_id = attrgetter("card_id")
 _count = attrgetter("count")
 
+# What the engine has learnt about each passcode in this process, for C-level set and map
+# operations over a deck's passcodes instead of Python work per card. Good only for the very
+# card it was learnt from: every deck's cards are compared with ``_SEEN`` first (one list
+# comparison, identity first), and a passcode that comes back as a different card is
+# forgotten and moves ``_EPOCH`` on, which resets the rules' own per-card answers
+# (``rules._base.Memo``). ``_SEEN`` is written last, so a card is never seen before what
+# was learnt from it is in place.
+_SEEN: dict[int, Card] = {}  # passcode -> the card learnt from
+_ALIASED: set[int] = set()  # passcodes whose card counts as another (canonical != passcode)
+_SPECIAL: dict[int, int] = {}  # passcode -> HAS_TOKEN or HAS_SKILL
+_BUCKETS: dict[int, str] = {}  # passcode -> its Main Deck composition bucket, or "skill"
+_ORDINARY: set[int] = set()  # passcodes of neither _ALIASED nor _SPECIAL
+_EPOCH = [0]
+
+
+def _learn(ids: dict[int, int], cards: list[Card | None]) -> None:
+    for cid, card in zip(ids, cards, strict=True):
+        old = _SEEN.get(cid)
+        if old is card:
+            continue
+        if old is not None and card is not None and old == card:
+            _SEEN[cid] = card  # the same fields (another database object): what was learnt
+            continue  # holds, and the next deck's comparison is by identity again
+        if old is not None:  # another card for a passcode learnt before: forget it
+            _EPOCH[0] += 1
+            del _SEEN[cid]
+            _ORDINARY.discard(cid)
+            _ALIASED.discard(cid)
+            _SPECIAL.pop(cid, None)
+            _BUCKETS.pop(cid, None)
+        if card is None:
+            continue
+        kind = card.kind
+        if card.canonical != cid:
+            _ALIASED.add(cid)
+        if kind == "token":
+            _SPECIAL[cid] = HAS_TOKEN
+        elif kind == "skill":
+            _SPECIAL[cid] = HAS_SKILL
+        _BUCKETS[cid] = "skill" if kind == "skill" else _BUCKET.get(kind, "other")
+        if card.canonical == cid and kind not in ("token", "skill"):
+            _ORDINARY.add(cid)
+        _SEEN[cid] = card
+
 
 def _tally(
     ctx: Context, cards: CardSource, names: Callable[[int], str] | None
@@ -50,73 +102,73 @@ def _tally(
     """Resolve every entry once and count copies by canonical card (shared by all rules);
     returns the deck's composition (see ``composition``), counted on the same pass.
 
-    Work per distinct card is done once per deck: the entries are counted by passcode in C
-    (``Counter``'s loop), then each passcode seen is looked up once. A deck with a line of
-    several copies or an unresolved name (text lists) is tallied line by line
-    (``_tally_lines``).
+    A deck of one copy per line (a ``.ydk`` or ydke deck) is counted with C loops over its
+    passcodes (a packed deck's arrays are read as they are), each distinct card looked up
+    once (``get_many`` when the source has it), and what is known of each card read from
+    what the engine learnt (``_SEEN``): ``Context.counted``. The ``Tally`` objects are built
+    only when a rule reads ``ctx.tallies``/``printings`` (or one by one: ``ctx.tally``).
+    A deck with a line of several copies or an unresolved name (text lists) is tallied line
+    by line (``_tally_lines``).
     """
-    deck, banlist = ctx.deck, ctx.banlist
-    main, extra, side = deck.main, deck.extra, deck.side
-    every = [*main, *extra, *side]
-    cids = list(map(_card_id, every))
-    if None in cids or not set(map(_count, every)) <= _ONE:
-        return _tally_lines(ctx, cards, names)
-    nm, ne = len(main), len(extra)
+    deck = ctx.deck
+    packed = deck.packed()
+    every: list[Any] | None
+    if packed is not None:
+        ids, nm, ne, rows = packed
+        every = None
+    else:
+        main, extra, side = deck.main, deck.extra, deck.side
+        every = [*main, *extra, *side]
+        ids = list(map(_card_id, every))
+        if None in ids or not set(map(_count, every)) <= _ONE:
+            return _tally_lines(ctx, cards, names)
+        nm, ne, rows = len(main), len(extra), None
     # Counting by passcode into plain dicts (first-seen order): ``_count_elements`` is the C
-    # loop of ``Counter``, without Counter's Python-level constructor (twice per deck).
-    in_main: dict[Any, int] = {}
-    _count_elements(in_main, cids[:nm])
-    total: dict[int, int] = {}
-    _count_elements(total, cids)
-    ctx.present = {"main": in_main, "extra": dict.fromkeys(cids[nm : nm + ne])}
-    first = dict(zip(reversed(cids), reversed(every), strict=True))  # passcode -> 1st line
-    printings, tallies = ctx.printings, ctx.tallies
-    card_of: dict[int, Card | None] = {}
-    get, main_copies, bucket = cards.get, in_main.get, _BUCKET.get
-    comp = {"monster": 0, "spell": 0, "trap": 0, "other": 0, "extra": ne}
-    flags = 0
-    for cid, n in total.items():  # first-seen order, as the lines come
-        card = card_of[cid] = get(cid)
-        entry = first[cid]
-        if card is None:
-            flags |= HAS_UNKNOWN
-            canonical = cid
-            if cid in in_main:
-                comp["other"] += in_main[cid]
+    # loop of ``Counter``, without Counter's Python-level constructor.
+    copies: dict[int, int] = {}
+    _count_elements(copies, ids)
+    many = getattr(cards, "get_many", None)
+    card_of: dict[int, Card | None] = (
+        many(copies) if many is not None else dict(zip(copies, map(cards.get, copies), strict=True))
+    )
+    # the very cards learnt (by identity: comparing records field by field costs more)
+    if not all(map(is_, map(_SEEN.get, copies), card_of.values())):
+        _learn(copies, list(card_of.values()))
+    # (``keys() <=`` looks each key up; ``set.issuperset(dict)`` would build a set first)
+    if copies.keys() <= _ORDINARY:  # known cards, each its own canonical card, no specials
+        flags = 0
+        by_canonical = copies
+    else:
+        # unknown cards are the passcodes not learnt (``None in found`` would call each
+        # card's ``__eq__``)
+        flags = 0 if _SEEN.keys() >= copies.keys() else HAS_UNKNOWN
+        if not _SPECIAL.keys().isdisjoint(copies):
+            for cid in copies:
+                flags |= _SPECIAL.get(cid, 0)
+        if _ALIASED.isdisjoint(copies):
+            by_canonical = copies  # every card is its own canonical card
         else:
-            kind = card.kind
-            if kind == "token":
-                flags |= HAS_TOKEN
-            elif kind == "skill":
-                flags |= HAS_SKILL
-            if (m := main_copies(cid)) and kind != "skill":  # skills are not counted
-                comp[bucket(kind, "other")] += m
-            p = printings[cid] = Tally(cid, card.name, entry, card)
-            p.count = n
-            canonical = card.canonical
-        t = tallies.get(canonical)
-        if t is None:
-            if card is None:
-                name = banlist.names.get(cid, "unknown card") if banlist else "unknown card"
-            elif names is not None:
-                name = names(canonical)
-            else:
-                canon = card if canonical == cid else get(canonical)
-                name = canon.name if canon is not None else card.name
-            if card is not None and canonical == cid and name == card.name:
-                tallies[canonical] = p  # the same fields: one object serves as both tallies
-                continue
-            t = tallies[canonical] = Tally(canonical, name, entry, card)
-        elif printings.get(canonical) is t:  # shared with its printing: split before adding
-            t = tallies[canonical] = t.copy()
-        t.count += n
+            by_canonical = {}
+            for cid, n in copies.items():
+                card = card_of[cid]
+                c = card.canonical if card is not None else cid
+                by_canonical[c] = by_canonical.get(c, 0) + n
+    buckets: dict[str | None, int] = {}
+    _count_elements(buckets, map(_BUCKETS.get, ids[:nm]))  # None: an unknown card
+    comp = {"monster": buckets.get("monster", 0), "spell": buckets.get("spell", 0),
+            "trap": buckets.get("trap", 0),
+            "other": buckets.get("other", 0) + buckets.get(None, 0), "extra": ne}  # fmt: skip
+    counted = ctx.counted = Counted(ids, copies, card_of, by_canonical, nm, ne, rows, every,
+                                    cards, names)  # fmt: skip
+    ctx._tallies = ctx._printings = None  # built when first read
     ctx.flags = flags
-    ctx.defer_entries(every, card_of, cids)  # built only if a rule reads ctx.entries
-    counts = ctx.counts = {"main": nm, "extra": ne, "side": len(side)}
+    ctx.epoch = _EPOCH[0]
+    ctx.defer_entries(counted)  # built only if a rule reads ctx.entries
+    counts = ctx.counts = {"main": nm, "extra": ne, "side": len(ids) - nm - ne}
     if flags & HAS_SKILL:  # skill cards are not counted in any section
-        for sec, ids in (("main", cids[:nm]), ("extra", cids[nm : nm + ne]),
-                         ("side", cids[nm + ne :])):  # fmt: skip
-            counts[sec] -= sum(1 for cid in ids if _kind(card_of[cid]) == "skill")
+        for sec, part in (("main", ids[:nm]), ("extra", ids[nm : nm + ne]),
+                          ("side", ids[nm + ne :])):  # fmt: skip
+            counts[sec] -= sum(1 for cid in part if _kind(card_of[cid]) == "skill")
     return comp
 
 
@@ -209,6 +261,8 @@ def _format_at(fmt: Format, date: dt.date) -> Format:
 
 
 _RULES_OF: list[dict[str, Any]] = [{}]  # the RULES that _RULES was built from
+#: (format, list, date, points cap, the rules not idle for them), the last used first
+_ACTIVE: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = []
 
 
 def _rules() -> list[tuple[str, Any, frozenset[str]]]:
@@ -216,7 +270,25 @@ def _rules() -> list[tuple[str, Any, frozenset[str]]]:
     if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
         _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
         _RULES_OF[0] = dict(RULES)
+        _ACTIVE.clear()
     return _RULES
+
+
+def _active(
+    fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None
+) -> list[tuple[str, Any, frozenset[str]]]:
+    """``_rules()`` without the rules whose ``idle(fmt, banlist, date, points_cap)`` says
+    they yield nothing for any deck (a Genesys points rule in TCG, a group rule for a list
+    without groups): one generator fewer each, per deck."""
+    every = _rules()
+    for f, b, d, p, got in _ACTIVE:
+        if f is fmt and b is banlist and d == date and p == points_cap:
+            return got
+    got = [r for r in every if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date,
+                                                                         points_cap))]  # fmt: skip
+    _ACTIVE.insert(0, (fmt, banlist, date, points_cap, got))
+    del _ACTIVE[4:]  # with an announced list, each legal deck is checked twice (two keys)
+    return got
 
 
 def validate_deck(
@@ -251,10 +323,11 @@ def check_deck(
 ) -> DeckReport:
     """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
     and building the report once is cheaper than replacing a field afterwards)."""
-    ctx = Context(deck, _format_at(fmt, date), banlist, date, points_cap)
+    fmt_at = _format_at(fmt, date)
+    ctx = Context(deck, fmt_at, banlist, date, points_cap)
     comp = _tally(ctx, cards, names)
     findings = list(deck.findings)
-    for name, module, owned in _rules():
+    for name, module, owned in _active(fmt_at, banlist, date, points_cap):
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)

@@ -123,10 +123,22 @@ class CardDB:
         """``get`` of each id (None skipped), the cards not cached yet read in one query per
         ``_MANY`` ids instead of one each: what a deck's distinct cards cost. The same
         ``Card`` objects as ``get`` gives (they fill its cache)."""
-        want = [i for i in dict.fromkeys(card_ids) if i is not None]
-        self.prefetch(want)
         cards = self._cards
-        return {i: cards[i] if i in cards else self.get(i) for i in want}
+        ids = card_ids if isinstance(card_ids, (list, tuple, dict)) else list(card_ids)
+        try:  # every card cached, as for most decks of a batch: no query
+            got = {i: cards[i] for i in ids}  # type: ignore[misc,index]
+            if None not in got:  # (None is skipped: it is cached once get(None) was asked)
+                return got  # type: ignore[return-value]
+        except (KeyError, TypeError):  # one not cached yet, or None or another odd id
+            pass
+        want = list(dict.fromkeys(ids))
+        if None in want:
+            want.remove(None)
+        self.prefetch(want)
+        try:
+            return dict(zip(want, map(cards.__getitem__, want), strict=True))  # C loops
+        except KeyError:  # an id SQLite cannot bind: get() as for the others
+            return {i: cards[i] if i in cards else self.get(i) for i in want}  # type: ignore
 
     def prefetch(self, card_ids: Iterable[int | None]) -> None:
         """``get_many`` without its answer: the cards not cached yet are read (one query per

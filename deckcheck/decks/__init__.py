@@ -31,9 +31,13 @@ def sniff(lines: list[str], source: str = "") -> str:
     name means ydk unless no line is a passcode; otherwise ydk when most content lines are
     passcode lines.
     """
-    suffix = os.path.splitext(source)[1].lower()
+    # splitext only when the name may end in .txt (it costs per deck)
+    suffix = os.path.splitext(source)[1].lower() if source[-4:].lower() == ".txt" else ""
     if suffix == ".txt":
         return "text"
+    if "#main" in lines or "#extra" in lines or "!side" in lines:
+        return "ydk"  # a marker as clients write it (the loop below finds any spelling)
+    suffix = os.path.splitext(source)[1].lower()
     ydk_like = other = 0
     for line in lines:
         if not line.strip():

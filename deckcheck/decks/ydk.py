@@ -8,10 +8,10 @@ passcode, a comment or a marker becomes a DC101 finding, and reading goes on.
 from __future__ import annotations
 
 import re
-from itertools import repeat
 
 from deckcheck.codes import finding
-from deckcheck.model import Deck, DeckEntry, Finding, Section
+from deckcheck.decks.packed import PackedDeck
+from deckcheck.model import SECTIONS, Deck, DeckEntry, Finding, Section
 
 UINT32_MAX = 0xFFFFFFFF
 
@@ -31,6 +31,8 @@ def _number(digits: str) -> int:
 _ANOTHER = re.compile(r"[\s,;|/]+[0-9]{5,10}(?:$|[\s,;|/])")
 
 _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
+#: the marker lines as clients write them (``marker`` reads any other spelling)
+_EXACT: dict[str, Section] = {"#main": "main", "#extra": "extra", "!side": "side"}
 
 
 def unreadable(section: Section, line_no: int, raw: str, reason: str) -> Finding:
@@ -59,13 +61,14 @@ def parse_lines(lines: list[str], source: str) -> Deck:
     return deck if deck is not None else parse_lines_general(lines, source)
 
 
-def _parse_blocks(lines: list[str], source: str) -> Deck | None:
+def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
     None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
-    comment, read as the general reader reads it) or is a bare passcode of ASCII digits (no
-    blank line, no space, at most UINT32_MAX). The passcodes between two such lines are
+    comment, read as the general reader reads it), is empty (skipped) or is a bare passcode of
+    ASCII digits (no space, at most UINT32_MAX). The passcodes between two such lines are
     checked, converted and made entries by C loops; anything unusual is left to the
-    line-by-line reader, which reports it.
+    line-by-line reader, which reports it. The deck is a ``PackedDeck``: its entries are
+    built only when something reads them (the engine's tally reads the arrays).
     """
     text = "\n".join(lines)
     if len(text) > 4000:  # int() refuses over 4300 digits: long files go line by line
@@ -77,17 +80,19 @@ def _parse_blocks(lines: list[str], source: str) -> Deck | None:
     at = row = 0
     if text[:1] in ("#", "!"):
         specials.append(0)
-    while True:
-        a, b = find("\n#", at), find("\n!", at)
-        pos = a if b < 0 or 0 <= a < b else b
-        if pos < 0:
-            break
+    a, b = find("\n#"), find("\n!")
+    while a >= 0 or b >= 0:
+        if b < 0 or 0 <= a < b:
+            pos, a = a, find("\n#", a + 1)
+        else:
+            pos, b = b, find("\n!", b + 1)
         row += count("\n", at, pos + 1)
         at = pos + 1
         specials.append(row)
-    deck = Deck(source=source, kind="ydk")
-    section: Section = "main"
-    target = deck.main
+    # per section: (passcodes, 0-based rows), as a PackedDeck holds them
+    arrays: dict[Section, tuple[list[int], list[int]]] = {s: ([], []) for s in SECTIONS}
+    comments: list[str] = []
+    ids_to, rows_to = arrays["main"]
     seen_content = False
     start = 0
     end = len(lines)
@@ -95,30 +100,36 @@ def _parse_blocks(lines: list[str], source: str) -> Deck | None:
         if stop > start:  # passcode lines start..stop-1
             block = lines[start:stop]
             joined = "".join(block)
-            if not (joined.isascii() and joined.encode().isdigit()):
+            if not joined:  # blank lines only: skipped, as the general reader skips them
+                rows: range | list[int] = range(0)
+            elif not (joined.isascii() and joined.encode().isdigit()):
                 return None
-            try:
+            elif "" in block:  # blank lines among the passcodes: skipped, numbering kept
+                rows = [r for r in range(start, stop) if lines[r]]
+                block = [x for x in block if x]
+            else:
+                rows = range(start, stop)
+            if rows:
                 ids = list(map(int, block))
-            except ValueError:  # a blank line
-                return None
-            if max(ids) > UINT32_MAX:
-                return None
-            n = stop - start
-            target.extend(map(DeckEntry, repeat(section, n), ids, range(start + 1, stop + 1),
-                              repeat(1, n), repeat(None, n), block))  # fmt: skip
-            seen_content = True
+                if max(ids) > UINT32_MAX:
+                    return None
+                ids_to.extend(ids)
+                rows_to.extend(rows)
+                seen_content = True
         if stop == end:
             break
-        s = lines[stop].strip()
-        sec = marker(s)
+        s = lines[stop]
+        sec = _EXACT.get(s)
+        if sec is None:
+            s = s.strip()
+            sec = marker(s)
         if sec is not None:
-            section = sec
-            target = deck.section(sec)
+            ids_to, rows_to = arrays[sec]
             seen_content = True
         elif not seen_content:
-            deck.comments.append(s)
+            comments.append(s)
         start = stop + 1
-    return deck
+    return PackedDeck(source, lines, (arrays["main"], arrays["extra"], arrays["side"]), comments)
 
 
 def parse_lines_general(lines: list[str], source: str) -> Deck:

@@ -18,6 +18,9 @@ NAME = "copies"
 
 def check(ctx: Context) -> Iterator[Finding]:
     limit = ctx.fmt.copies
+    counted = ctx.counted
+    if counted is not None and max(counted.by_canonical.values(), default=0) <= limit:
+        return  # no card over the limit (one C loop over the deck's counts)
     for t in ctx.tallies.values():
         if t.count > limit:
             yield of_card(

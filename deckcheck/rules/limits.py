@@ -12,9 +12,11 @@ effective date. Unlisted cards of a whitelist list are DC405 (see ``pool``).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Iterator
 
-from deckcheck.model import STATUS_NAMES, Banlist, Finding
+from deckcheck.codes import finding
+from deckcheck.model import STATUS_NAMES, Banlist, Finding, Format
 from deckcheck.rules._base import Context, Tally, of_card, plural
 
 NAME = "limits"
@@ -53,25 +55,40 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     return min(found) if found else None
 
 
+def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
+    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
+    return banlist is None
+
+
 def check(ctx: Context) -> Iterator[Finding]:
     bl = ctx.banlist
     if bl is None:
         return
-    limits, printings, tallies = bl.limits, ctx.printings, ctx.tallies
+    limits, counted = bl.limits, ctx.counted
     # Only a card the list names (by a printing's passcode or by its canonical id) can get a
     # finding: two set intersections find them, most of a deck is not on the list.
-    listed = limits.keys() & tallies.keys()
-    by_printing = limits.keys() & printings.keys()
-    if by_printing:
-        listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
+    if counted is not None:
+        by_canonical = counted.by_canonical
+        listed = limits.keys() & by_canonical.keys()
+        if by_canonical is counted.copies:  # no card counts as another: the common deck
+            yield from _simple(ctx, bl, listed, by_canonical)
+            return
+        by_printing = limits.keys() & counted.copies.keys()
+        listed |= {counted.canonical_of(i) for i in by_printing}
+    else:
+        printings = ctx.printings
+        listed = limits.keys() & ctx.tallies.keys()
+        by_printing = limits.keys() & printings.keys()
+        if by_printing:
+            listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
     if not listed:
         return
     where = None
     # In set order, not deck order: the engine sorts the findings by section, line, code and
     # card, which tell any two of this rule's findings apart (one per canonical card).
     for canonical in listed:
-        t = tallies[canonical]
-        limit = listed_limit(bl, t, _held(ctx, t))
+        t = ctx.tally(canonical)
+        limit = listed_limit(bl, t, counted.held(canonical) if counted else _held(ctx, t))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
@@ -85,6 +102,34 @@ def check(ctx: Context) -> Iterator[Finding]:
                 t,
                 limit=limit,
             )
+
+
+def _simple(
+    ctx: Context, bl: Banlist, listed: set[int], copies: dict[int, int]
+) -> Iterator[Finding]:
+    """``check`` for a deck whose every card is its own canonical card: each listed card is
+    held by its own passcode alone, so its limit is the list's number for it (what
+    ``listed_limit`` gives), and a tally is built only for a card that is reported."""
+    limits = bl.limits
+    as_limited = ctx.fmt.forbidden_as_limited
+    where = None
+    for canonical in listed:  # in set order: see ``check``
+        limit = limits[canonical]
+        if limit == 0 and as_limited:
+            limit = 1
+        n = copies[canonical]
+        if limit in _CODE and (limit == 0 or n > limit):
+            where = where or ctx.list_label()
+            # what ``of_card(..., ctx.tally(canonical))`` gives, without the Tally
+            counted = ctx.counted
+            assert counted is not None
+            section, line = counted.where(canonical)
+            card = counted.cards[canonical]
+            name = counted.name_of(canonical, card, canonical, bl)
+            yield finding(_CODE[limit],
+                          f"{name} ({canonical}): {plural(n)}, but it is {_STATUS[limit]} on "
+                          f"{where}", section=section, line=line, card_id=canonical,
+                          card_name=name, count=n, limit=limit)  # fmt: skip
 
 
 def _held(ctx: Context, t: Tally) -> list[int]:

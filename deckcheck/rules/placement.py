@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from deckcheck.carddb import extra_deck_bits
 from deckcheck.model import TYPE_MONSTER, Finding, Format
-from deckcheck.rules._base import Context, Memo, of_entry
+from deckcheck.rules._base import Context, Counted, Memo, of_entry
 
 NAME = "placement"
 
@@ -25,11 +25,16 @@ def extra_bits(fmt: Format) -> int:
 
 
 _MEMO = Memo()
+#: (passcodes judged, those that go to the Extra Deck, those that do not) for a batch
+_FAST = Memo(lambda: (set(), set(), set()))
 
 
 def check(ctx: Context) -> Iterator[Finding]:
+    counted = ctx.counted
+    if counted is not None and not _misplaced_counted(ctx, counted):
+        return  # the common deck: two set checks
     bits = extra_bits(ctx.fmt)
-    if not _misplaced(ctx, bits):
+    if counted is None and not _misplaced(ctx, bits):
         return
     for entry, card in ctx.entries:
         if card is None or entry.section == "side" or card.kind in ("token", "skill"):
@@ -79,3 +84,25 @@ def _misplaced(ctx: Context, bits: int) -> bool:
             if got[1] is wrong:
                 return True
     return False
+
+
+def _misplaced_counted(ctx: Context, counted: Counted) -> bool:
+    """``_misplaced`` over the engine's counts: each passcode judged once for a batch, then
+    two set checks a deck (tokens and skill cards are in neither set)."""
+    judged, to_extra, not_extra = _FAST.state(ctx)
+    if not counted.copies.keys() <= judged:
+        new = counted.copies.keys() - judged
+        bits = extra_bits(ctx.fmt)
+        cards = counted.cards
+        for cid in new:
+            card = cards[cid]
+            if card is None:
+                continue  # an unknown card (DC102); never judged, it may be known later
+            if card.kind not in ("token", "skill"):
+                extra = card.type_bits & TYPE_MONSTER and card.type_bits & bits
+                (to_extra if extra else not_extra).add(cid)
+            judged.add(cid)
+    ids, nm = counted.ids, counted.nm
+    if not to_extra.isdisjoint(ids[:nm]):
+        return True
+    return not not_extra.isdisjoint(ids[nm : nm + counted.ne])

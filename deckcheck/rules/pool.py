@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
 from deckcheck.model import Card, Finding, Scope
-from deckcheck.rules._base import Context, Memo, of_card
+from deckcheck.rules._base import Context, Counted, Memo, of_card
 
 NAME = "pool"
 
@@ -74,6 +74,10 @@ def check(ctx: Context) -> Iterator[Finding]:
     # a Rush card "treated as" an Advanced card is not that card's printing. What a printing
     # gets depends only on the card, the format, the list and the date: worked out once per
     # card for a batch (``_MEMO``), then only the deck's line and count are filled in.
+    counted = ctx.counted
+    if counted is not None:
+        yield from _check_counted(ctx, counted)
+        return
     printings = ctx.printings
     if not printings:
         return
@@ -89,7 +93,35 @@ def check(ctx: Context) -> Iterator[Finding]:
             yield of_card(code, message, t)
 
 
+def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
+    """``check`` over the engine's counts: each passcode judged once for a batch (``_FAST``:
+    the passcodes judged, and the findings of those that have any), so a deck costs two set
+    operations unless one of its cards has a finding."""
+    judged, hits = _FAST.state(ctx)
+    copies = counted.copies
+    if not copies.keys() <= judged:
+        new = copies.keys() - judged
+        cards = counted.cards
+        for cid in new:
+            card = cards[cid]
+            if card is None:
+                continue  # an unknown card (DC102); never judged, it may be known later
+            got = tuple(_judge(ctx, card, cid))
+            if got:
+                hits[cid] = got
+            judged.add(cid)
+    found = hits.keys() & copies.keys()
+    if not found:
+        return
+    for cid in copies:  # first-seen order, as ``printings``
+        if cid in found:
+            t = ctx.printing(cid)
+            for code, message in hits[cid]:
+                yield of_card(code, message, t)
+
+
 _MEMO = Memo()
+_FAST = Memo(lambda: (set(), {}))
 _POOL_BITS: dict[frozenset[str], tuple[int, int]] = {}
 
 

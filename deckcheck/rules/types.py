@@ -7,17 +7,27 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 
-from deckcheck.model import SUBTYPE_BITS, Finding
+from deckcheck.model import SUBTYPE_BITS, Banlist, Finding, Format
 from deckcheck.rules._base import Context, of_card
 
 NAME = "types"
 _KINDS = ("monster", "spell", "trap", "token", "skill")
 
 
+def _banned(fmt: Format) -> list[str]:
+    return [t for t in sorted(fmt.banned_types) if t in SUBTYPE_BITS or t in _KINDS]
+
+
+def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
+    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
+    return not _banned(fmt)
+
+
 def check(ctx: Context) -> Iterator[Finding]:
-    banned = [t for t in sorted(ctx.fmt.banned_types) if t in SUBTYPE_BITS or t in _KINDS]
+    banned = _banned(ctx.fmt)
     if not banned:
         return
     for t in ctx.tallies.values():

@@ -19,13 +19,18 @@ from collections.abc import Iterator
 from typing import Any
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding
+from deckcheck.model import Banlist, Finding, Format
 from deckcheck.report import DeckReport
 from deckcheck.rules._base import Context
 
 NAME = "upcoming"
 #: codes of the list rules: what a new list can change
 _LIST_CODES = frozenset({"DC402", "DC403", "DC404", "DC405", "DC406", "DC407"})
+
+
+def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
+    """Always: ``check`` yields nothing (the engine skips it; ``compare`` does the work)."""
+    return True
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -47,6 +47,23 @@ def _check_every_deck(db_path: Path, shared_data: Path) -> int:
     return n
 
 
+def test_get_many_of_cached_ids_answers_the_same(real_home_dir: Path, shared_data: Path) -> None:
+    """The second ask of a deck's cards (all cached: no query, the fast path) gives what the
+    first gave, the same objects, None ids skipped even once ``get(None)`` was asked."""
+    db = open_db(real_home_dir / "cards.sqlite3")
+    for ids in _real_deck_ids(shared_data)[:40]:
+        first = db.get_many(ids)
+        seen = _card_queries(db)
+        again = db.get_many([*ids, None, 7])  # 7: an unknown passcode
+        assert len(seen) <= 1  # at most the query for 7 (the others are cached)
+        assert {k: v for k, v in again.items() if k != 7} == first
+        assert all(again[k] is first[k] for k in first) and again[7] is None
+        db._conn.set_trace_callback(None)  # type: ignore[attr-defined]
+    db.get(None)  # type: ignore[arg-type]  # caches None -> None
+    assert None not in db.get_many([None, *ids])
+    assert list(db.get_many(dict.fromkeys(ids))) == list(dict.fromkeys(i for i in ids if i))
+
+
 def test_get_many_equals_get_for_every_card_of_the_real_decks(
     real_home_dir: Path, shared_data: Path
 ) -> None:

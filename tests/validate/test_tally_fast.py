@@ -25,36 +25,63 @@ from tests.validate.test_perf_paths import small_db  # noqa: F401 - a fixture
 DATE = dt.date(2026, 6, 1)
 
 
+def _one(t: Tally) -> tuple[object, ...]:
+    return (t.canonical, t.name, t.count, t.section, t.line, t.card)
+
+
 def _fields(ts: dict[int, Tally]) -> list[tuple[object, ...]]:
-    return [(k, t.canonical, t.name, t.count, t.section, t.line, t.card) for k, t in ts.items()]
+    return [(k, *_one(t)) for k, t in ts.items()]
 
 
-def _same(deck: Deck, db: object, fmt: Format, names: object = None) -> None:
-    fast, lines = Context(deck, fmt, None, DATE, None), Context(deck, fmt, None, DATE, None)
+def _same(deck: Deck, db: object, fmt: Format, names: object = None) -> bool:
+    """The engine's counted tally of ``deck`` == its line-by-line tally. For a packed deck
+    the counted tally reads the arrays (before anything reads the entries) and the
+    line-by-line one the entries built from them. Returns whether ``deck`` was packed."""
+    packed = deck.packed() is not None
+    fast = Context(deck, fmt, None, DATE, None)
     comp_fast = _tally(fast, db, names)  # type: ignore[arg-type]
+    counted = fast.counted
+    assert counted is not None and (counted.rows is not None) is packed
+    lines = Context(deck, fmt, None, DATE, None)
     comp_lines = _tally_lines(lines, db, names)  # type: ignore[arg-type]
+    assert deck.packed() is None  # the entries read: from now on they are the truth
     assert comp_fast == comp_lines
     assert fast.counts == lines.counts and fast.flags == lines.flags
+    # one card at a time (what limits and pool ask for), before the whole deck's tallies
+    for c, t in lines.tallies.items():
+        assert _one(fast.tally(c)) == _one(t)
+        held = [p.canonical for p in lines.printings.values() if p.card is not None
+                and p.card.canonical == c] if t.card is not None else []  # fmt: skip
+        assert counted.held(c) == held
+    for cid, t in lines.printings.items():
+        assert _one(fast.printing(cid)) == _one(t)
+    assert counted.by_canonical == {c: t.count for c, t in lines.tallies.items()}
     assert _fields(fast.tallies) == _fields(lines.tallies)
     assert _fields(fast.printings) == _fields(lines.printings)
     assert fast.entries == lines.entries
-    for key in ("main", "extra"):
-        assert list(fast.present[key]) == list(lines.present[key])
+    nm, ne = counted.nm, counted.ne
+    assert list(counted.in_main) == list(lines.present["main"])
+    assert list(dict.fromkeys(counted.ids[nm : nm + ne])) == list(lines.present["extra"])
+    return packed
 
 
 def test_real_decks_tally_the_same(real_home: Path, shared_data: Path) -> None:
     db = open_db()
     fmt = Format("tcg", "TCG")
-    n = 0
+    n = packed = 0
     for f in sorted((shared_data / "decks").rglob("*.ydk")):
         try:
             deck = decks.read_path(f)
         except InputError:
             continue
-        _same(deck, db, fmt)
-        _same(deck, db, fmt, names=lambda cid: f"name {cid}")
+        plain = decks.read_path(f)
+        assert plain.main is not None and plain.packed() is None  # its entries built
+        packed += _same(deck, db, fmt)
+        assert deck == plain
+        _same(plain, db, fmt)
+        _same(decks.read_path(f), db, fmt, names=lambda cid: f"name {cid}")
         n += 1
-    assert n > 200
+    assert n > 200 and packed > 0.9 * n  # most real decks take the fast reader
 
 
 def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
@@ -89,3 +116,41 @@ def test_file_stem_examples() -> None:
     for path in ["a.ydk", ".ydk", "..ydk", "x.", ".a.ydk", "a", "d/b.c.ydk", "d.x/y", "/", "",
                  "a/.hidden", "a/..", "a/b..ydk"]:  # fmt: skip
         assert file_stem(path) == os.path.splitext(os.path.basename(path))[0], path
+
+
+def _findings(deck: Deck, fmt: Format, banlist: object, db: object, counted: bool) -> list:
+    from deckcheck.validate import _format_at, _rules
+
+    ctx = Context(deck, _format_at(fmt, DATE), banlist, DATE, None)  # type: ignore[arg-type]
+    (_tally if counted else _tally_lines)(ctx, db, None)  # type: ignore[arg-type]
+    assert (ctx.counted is not None) is counted
+    out = [f for _n, module, _o in _rules() for f in module.check(ctx)]
+    return sorted(out, key=lambda f: (f.section or "", f.line or 0, f.code, f.card_id or 0))
+
+
+def test_rules_find_the_same_on_the_counted_and_the_line_tally(
+    real_home: Path, shared_data: Path
+) -> None:
+    """Every rule's fast path over the engine's counts (limits, pool, placement, input,
+    copies) finds what it finds over the line-by-line tally, on every real deck, packed and
+    not, in formats with lists of every kind (blacklist, whitelist, Traditional, points)."""
+    from deckcheck.formats import get_format, list_for
+
+    db = open_db()
+    files = sorted((shared_data / "decks").rglob("*.ydk"))
+    n = 0
+    for fmt_id in ("tcg", "ocg", "goat", "traditional", "rush", "speed", "genesys", "edison"):
+        try:
+            fmt = get_format(fmt_id)
+        except Exception:  # noqa: BLE001 - a format this checkout does not ship
+            continue
+        banlist = list_for(fmt.at(DATE), DATE, None)
+        for f in files[:: 2 if fmt_id != "tcg" else 1]:
+            try:
+                deck, again = decks.read_path(f), decks.read_path(f)
+            except InputError:
+                continue
+            fast = _findings(deck, fmt, banlist, db, True)
+            assert fast == _findings(again, fmt, banlist, db, False), (fmt_id, f)
+            n += bool(fast)
+    assert n > 300
