@@ -202,9 +202,11 @@ def plan_workers(jobs: int | str, decks: int | None) -> int:
     return max(1, min(int(jobs), n))
 
 
-def _plan(items: Iterable[Item], jobs: int | str) -> tuple[Iterator[Item], int, int]:
-    """The items as one iterator, the worker processes to check them with (1: in this
-    process) and how many items are known to come (at least)."""
+def _plan(
+    items: Iterable[Item], jobs: int | str
+) -> tuple[Iterator[Item] | list[Item], int, int]:
+    """The items (a list stays one; else one iterator), the worker processes to check them
+    with (1: in this process) and how many items are known to come (at least)."""
     it = iter(items)
     head: list[Item] = []
     workers = 1
@@ -218,6 +220,8 @@ def _plan(items: Iterable[Item], jobs: int | str) -> tuple[Iterator[Item], int, 
         workers = plan_workers(jobs, known if known < AUTO_MIN_DECKS else None)
         if workers > 1 and known < 2 * workers:
             workers = 1  # one or two decks: nothing to share out
+    if isinstance(items, list):
+        return items, workers, known
     return (itertools.chain(head, it) if head else it), workers, known
 
 
@@ -305,23 +309,33 @@ def run_output(
 
 
 def _pooled(
-    items: Iterator[Item], job: Job, workers: int, known: int, work: Any,
+    items: Iterator[Item] | list[Item], job: Job, workers: int, known: int, work: Any,
     output: Output | None = None,
 ) -> Iterator[Any]:  # fmt: skip
     """``work``'s answer for each chunk of decks over ``workers`` processes, at most two
     chunks a worker in flight (memory stays flat however many decks), in input order."""
+    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
+    initargs = (job,) if output is None else (job, output)
+    from deckcheck import forkpool
+
+    if isinstance(items, list) and forkpool.usable():
+        # A list in memory (the CLI's walk) on Linux: forked workers that take chunk numbers
+        # (no multiprocessing import, no pool threads: start-up is part of every --jobs run)
+        if "-" in items:
+            items = [_stdin_read(i) for i in items]
+        yield from forkpool.imap_chunks(work, items, chunk, workers, _init_worker, initargs)
+        return
     import multiprocessing
 
-    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
     # fork where there is one: workers start at once with every module already imported
     # (each opens its own database connection); elsewhere spawn.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     window: deque[Any] = deque()
-    initargs = (job,) if output is None else (job, output)
+    it = iter(items)
     with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
         while True:
-            batch = [_stdin_read(i) for i in itertools.islice(items, chunk)]
+            batch = [_stdin_read(i) for i in itertools.islice(it, chunk)]
             if batch:
                 window.append(pool.apply_async(work, (batch,)))
             if window and (not batch or len(window) >= 2 * workers):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import itertools
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,19 @@ def test_tally_parts_merged_in_order_equal_one_tally(folder: Path) -> None:
             merged.merge(part.part())
         assert vars_of(merged) == vars_of(whole)
     assert list(whole.summary.codes) != sorted(whole.summary.codes)  # the order is tested
+
+
+def _killed(items: list[Any]) -> Any:
+    os._exit(9)  # a worker killed mid-run (the OOM killer, a signal)
+
+
+def test_a_killed_worker_is_one_error_line_and_exit_2(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deckcheck.cli import main
+
+    monkeypatch.setattr(batch, "_work_rendered", _killed)  # forked workers inherit it
+    assert main(["validate", "--jobs", "2", "--format", "dm6", "-o", "json", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "deckcheck: error: a --jobs worker process ended without answering" in err
+    assert "Traceback" not in err
