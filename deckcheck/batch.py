@@ -125,6 +125,8 @@ class Checker:
 
 
 _WORKER: Checker | None = None
+#: a worker's renderer and tally, for ``run_output``'s chunks (None for ``run_batch``'s)
+_RENDER: tuple[Any, Any] | None = None
 
 #: below this many decks ``--jobs auto`` stays in this process (a pool costs more to start
 #: than it saves on fewer decks)
@@ -134,8 +136,8 @@ AUTO_MIN_DECKS = 1000
 CHUNK = 64
 
 
-def _init_worker(job: Job) -> None:
-    global _WORKER
+def _init_worker(job: Job, output: Output | None = None) -> None:
+    global _WORKER, _RENDER
     import deckcheck.carddb
     from deckcheck import notes
 
@@ -144,11 +146,26 @@ def _init_worker(job: Job) -> None:
     deckcheck.carddb.mark_sample_noted()
     notes.set_sink(None)
     _WORKER = Checker(job)  # its own database connection (none is carried over a fork)
+    if output is not None:
+        import io
+
+        renderer = output.renderer(io.StringIO(), io.StringIO())
+        renderer.start(output.meta)  # its head goes nowhere: the parent writes its own
+        _RENDER = (renderer, output.tally())
 
 
 def _work(items: list[Item]) -> list[DeckReport]:
     assert _WORKER is not None
     return [_WORKER(item) for item in items]
+
+
+def _work_rendered(items: list[Item]) -> tuple[str, Any]:
+    """A chunk tallied and rendered here: its text and its tally's part, all the parent
+    needs (no report crosses the pipe)."""
+    assert _WORKER is not None and _RENDER is not None
+    renderer, tally = _RENDER
+    shown = [r for r in map(tally.take, map(_WORKER, items)) if r is not None]
+    return renderer.decks_text(shown), tally.part()
 
 
 def cores() -> int:
@@ -187,14 +204,15 @@ def plan_workers(jobs: int | str, decks: int | None) -> int:
     return max(1, min(int(jobs), n))
 
 
-def run_batch(
-    items: Iterable[Item], job: Job, jobs: int | str = 1, checker: Checker | None = None
-) -> Iterator[DeckReport]:
-    """Reports for ``items`` in input order; ``jobs`` > 1 (or ``"auto"``) may check them in
-    worker processes (see ``plan_workers``); the output is the same either way."""
+def _plan(
+    items: Iterable[Item], jobs: int | str
+) -> tuple[Iterator[Item] | list[Item], int, int]:
+    """The items (a list stays one; else one iterator), the worker processes to check them
+    with (1: in this process) and how many items are known to come (at least)."""
     it = iter(items)
     head: list[Item] = []
     workers = 1
+    known = 0
     if jobs == "auto" or (isinstance(jobs, int) and jobs > 1):
         if isinstance(items, Sized):
             known = len(items)
@@ -204,32 +222,126 @@ def run_batch(
         workers = plan_workers(jobs, known if known < AUTO_MIN_DECKS else None)
         if workers > 1 and known < 2 * workers:
             workers = 1  # one or two decks: nothing to share out
+    if isinstance(items, list):
+        return items, workers, known
+    return (itertools.chain(head, it) if head else it), workers, known
+
+
+def run_batch(
+    items: Iterable[Item], job: Job, jobs: int | str = 1, checker: Checker | None = None
+) -> Iterator[DeckReport]:
+    """Reports for ``items`` in input order; ``jobs`` > 1 (or ``"auto"``) may check them in
+    worker processes (see ``plan_workers``); the output is the same either way."""
+    it, workers, known = _plan(items, jobs)
     if workers <= 1:
         checker = checker or Checker(job)
-        for item in itertools.chain(head, it):
+        for item in it:
             yield checker(item)
         return
-    yield from _pooled(itertools.chain(head, it), job, workers, known)
+    for reports in _pooled(it, job, workers, known, _work):
+        yield from reports
 
 
-def _pooled(items: Iterator[Item], job: Job, workers: int, known: int) -> Iterator[DeckReport]:
-    """Chunks of decks over ``workers`` processes, at most two chunks a worker in flight
-    (memory stays flat however many decks), yielded in input order."""
+class Output:
+    """How a ``validate`` run writes its decks: output kind and options, the run's ``Meta``,
+    waivers, ``--strict``, ``--only-illegal``, and whether the passing inputs (``--sheets``)
+    and the step summary's rows are kept. Picklable: ``--jobs`` workers render with it."""
+
+    __slots__ = ("kind", "color", "per_deck", "meta", "waivers", "strict", "only_illegal",
+                 "sheets", "rows")  # fmt: skip
+
+    def __init__(
+        self, kind: str, meta: Any, waivers: Any, *, color: bool = False,
+        per_deck: bool = False, strict: bool = False, only_illegal: bool = False,
+        sheets: bool = False, rows: bool = False,
+    ) -> None:  # fmt: skip
+        self.kind = kind
+        self.color = color
+        self.per_deck = per_deck  # csv: one row per deck (--csv-decks)
+        self.meta = meta
+        self.waivers = waivers
+        self.strict = strict
+        self.only_illegal = only_illegal
+        self.sheets = sheets
+        self.rows = rows
+
+    def renderer(self, out: Any, err: Any) -> Any:
+        """The renderer of this output writing to ``out`` and ``err`` (not started)."""
+        from deckcheck import render
+
+        renderer = render.make(self.kind, out, err, color=self.color)
+        if self.per_deck and hasattr(renderer, "per_deck"):
+            renderer.per_deck = True
+        return renderer
+
+    def tally(self) -> Any:
+        from deckcheck.report import RunTally
+
+        return RunTally(self.waivers, self.strict, self.only_illegal, self.sheets, self.rows)
+
+
+def run_output(
+    items: Iterable[Item], job: Job, jobs: int | str, output: Output, renderer: Any,
+    checker: Checker | None = None,
+) -> Any:  # fmt: skip
+    """Check ``items`` and write each deck (waivers applied; with ``--only-illegal``, only
+    those that fail) through ``renderer`` (``output.renderer``, started), in input order;
+    the run's ``report.RunTally``. The same as ``run_batch`` fed to the tally and the
+    renderer deck by deck, and so it is in this process; over a pool with a
+    ``text_per_deck`` renderer, each worker tallies and renders its chunks and the parent
+    writes their text and merges their tallies (it has nothing to do per deck)."""
+    tally = output.tally()
+    it, workers, known = _plan(items, jobs)
+    if workers > 1 and renderer.text_per_deck:
+        for text, part in _pooled(it, job, workers, known, _work_rendered, output):
+            renderer.write_decks(text)
+            tally.merge(part)
+        return tally
+    reports: Iterable[DeckReport]
+    if workers > 1:
+        reports = itertools.chain.from_iterable(_pooled(it, job, workers, known, _work))
+    else:
+        reports = map(checker or Checker(job), it)
+    take, deck = tally.take, renderer.deck
+    for report in reports:
+        shown = take(report)
+        if shown is not None:
+            deck(shown)
+    return tally
+
+
+def _pooled(
+    items: Iterator[Item] | list[Item], job: Job, workers: int, known: int, work: Any,
+    output: Output | None = None,
+) -> Iterator[Any]:  # fmt: skip
+    """``work``'s answer for each chunk of decks over ``workers`` processes, at most two
+    chunks a worker in flight (memory stays flat however many decks), in input order."""
+    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
+    initargs = (job,) if output is None else (job, output)
+    from deckcheck import forkpool
+
+    if isinstance(items, list) and forkpool.usable():
+        # A list in memory (the CLI's walk) on Linux: forked workers that take chunk numbers
+        # (no multiprocessing import, no pool threads: start-up is part of every --jobs run)
+        if "-" in items:
+            items = [_stdin_read(i) for i in items]
+        yield from forkpool.imap_chunks(work, items, chunk, workers, _init_worker, initargs)
+        return
     import multiprocessing
 
-    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
     # fork where there is one: workers start at once with every module already imported
     # (each opens its own database connection); elsewhere spawn.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     window: deque[Any] = deque()
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(job,)) as pool:
+    it = iter(items)
+    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
         while True:
-            batch = [_stdin_read(i) for i in itertools.islice(items, chunk)]
+            batch = [_stdin_read(i) for i in itertools.islice(it, chunk)]
             if batch:
-                window.append(pool.apply_async(_work, (batch,)))
+                window.append(pool.apply_async(work, (batch,)))
             if window and (not batch or len(window) >= 2 * workers):
-                yield from window.popleft().get()
+                yield window.popleft().get()
             if not batch and not window:
                 break
 

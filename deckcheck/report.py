@@ -10,6 +10,7 @@ from deckcheck.model import Finding, Record, record
 __all__ = [
     "DeckReport",
     "Summary",
+    "RunTally",
     "Waivers",
     "exit_code",
     "EXIT_OK",
@@ -102,8 +103,86 @@ class Summary:
         if not (legal and not (strict and warned)):  # ``report.passes(strict)``
             self.failed += 1
 
+    def merge(self, other: Summary) -> None:
+        """Add ``other``'s totals, taken over the decks that follow this summary's (a code
+        first seen there comes after the codes seen here, as if one summary saw them all)."""
+        self.decks += other.decks
+        self.legal += other.legal
+        self.illegal += other.illegal
+        self.warnings += other.warnings
+        self.failed += other.failed
+        codes = self.codes
+        for code, n in other.codes.items():
+            codes[code] = codes.get(code, 0) + n
+
+    def __getstate__(self) -> tuple[int, int, int, int, int, dict[str, int]]:
+        return (self.decks, self.legal, self.illegal, self.warnings, self.failed, self.codes)
+
+    def __setstate__(self, state: tuple[int, int, int, int, int, dict[str, int]]) -> None:
+        self.decks, self.legal, self.illegal, self.warnings, self.failed, self.codes = state
+
     def to_json(self) -> dict[str, int]:
         return {"decks": self.decks, "legal": self.legal, "illegal": self.illegal}
+
+
+#: a deck's row of the GitHub step summary: (input, player, verdict, findings that count,
+#: first reason)
+Row = tuple[str, "str | None", str, int, "str | None"]
+
+
+class RunTally:
+    """What a ``validate`` run keeps of each report as it passes: waivers applied, the
+    summary, the inputs of passing decks (``--sheets``) and the step summary's rows.
+
+    The same code for reports checked in this process and in ``--jobs`` workers (each
+    worker tallies its chunk; the parent ``merge``s the chunks in input order).
+    """
+
+    __slots__ = ("waivers", "strict", "only_illegal", "summary", "passed", "rows")
+
+    def __init__(
+        self, waivers: Waivers, strict: bool = False, only_illegal: bool = False,
+        sheets: bool = False, rows: bool = False,
+    ) -> None:  # fmt: skip
+        self.waivers = waivers
+        self.strict = strict
+        self.only_illegal = only_illegal
+        self.summary = Summary()
+        self.passed: list[str] | None = [] if sheets else None
+        self.rows: list[Row] | None = [] if rows else None
+
+    def take(self, report: DeckReport) -> DeckReport | None:
+        """``report`` with the waivers applied, counted; None when it is not to be shown
+        (``--only-illegal`` and it passes)."""
+        strict = self.strict
+        report = self.waivers.apply(report)
+        self.summary.add(report, strict)
+        if self.passed is not None and report.passes(strict):
+            self.passed.append(report.input)
+        if self.rows is not None:
+            live = len(report.findings) - report.waived
+            self.rows.append((report.input, report.player, report.verdict(strict), live,
+                              report.first_reason()))  # fmt: skip
+        if self.only_illegal and report.passes(strict):
+            return None
+        return report
+
+    def part(self) -> tuple[Summary, list[str] | None, list[Row] | None]:
+        """What ``merge`` needs of this tally (picklable), and a fresh start for the next."""
+        got = (self.summary, self.passed, self.rows)
+        self.summary = Summary()
+        self.passed = None if self.passed is None else []
+        self.rows = None if self.rows is None else []
+        return got
+
+    def merge(self, part: tuple[Summary, list[str] | None, list[Row] | None]) -> None:
+        """Add a ``part`` of the decks that follow those tallied so far."""
+        summary, passed, rows = part
+        self.summary.merge(summary)
+        if self.passed is not None and passed:
+            self.passed.extend(passed)
+        if self.rows is not None and rows:
+            self.rows.extend(rows)
 
 
 class Waivers:

@@ -19,7 +19,7 @@ from deckcheck.commands.options import (
     parse_date,
 )
 from deckcheck.errors import DataError, DeckcheckError, InputError
-from deckcheck.report import Summary, Waivers, exit_code
+from deckcheck.report import Row, Summary, Waivers, exit_code
 
 
 class _Jobs(click.ParamType):
@@ -164,7 +164,7 @@ def validate(
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
     from deckcheck import config as config_mod
     from deckcheck import render
-    from deckcheck.batch import Request, Run, run_batch
+    from deckcheck.batch import Output, Request, Run, run_output
     from deckcheck.inputs import Discovery, check_paths
 
     cfg = config_mod.load(path=config_path)
@@ -216,40 +216,25 @@ def validate(
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color_choice = click.get_current_context().meta.get("deckcheck.color", "auto")  # --color
     color = kind == "text" and render.use_color(out, color_choice)
-    renderer = render.make(kind, out, err, color=color)
-    if csv_decks and hasattr(renderer, "per_deck"):
-        renderer.per_deck = True
     meta = run.meta(strict)
-    # The step summary needs one small row per deck, not the reports.
-    rows: list[tuple[str, str | None, str, int, str | None]] | None = (
-        [] if _step_summary() else None
-    )
+    spec = Output(kind, meta, waivers, color=color, per_deck=csv_decks, strict=strict,
+                  only_illegal=only_illegal, sheets=sheets_dir is not None,
+                  rows=_step_summary() is not None)  # fmt: skip
+    renderer = spec.renderer(out, err)
     renderer.start(meta)
-    summary = Summary()
-    legal: list[str] = []  # --sheets: written after the report, from the same decks
     startup.resume()  # start-up done: collection on for the decks (deckcheck.startup)
-    for report in run_batch(items, run.job, jobs, checker=run.checker):
-        report = waivers.apply(report)
-        summary.add(report, strict)
-        if sheets_dir is not None and report.passes(strict):
-            legal.append(report.input)
-        if rows is not None:
-            live = len(report.findings) - report.waived
-            rows.append((report.input, report.player, report.verdict(strict), live,
-                         report.first_reason()))  # fmt: skip
-        if only_illegal and report.passes(strict):
-            continue
-        renderer.deck(report)
+    tally = run_output(items, run.job, jobs, spec, renderer, checker=run.checker)
+    summary = tally.summary
     renderer.finish(summary)
     out.flush()
     err.flush()
-    if rows is not None:
-        _write_step_summary(rows, meta, summary, strict)
+    if tally.rows is not None:
+        _write_step_summary(tally.rows, meta, summary, strict)
     if sheets_dir is not None:
         from deckcheck.sheet.files import write_batch_sheets
 
-        n, sheet_notes = write_batch_sheets(legal, sheets_dir, run.checker.db, run.job.date,
-                                            lang)  # fmt: skip
+        n, sheet_notes = write_batch_sheets(tally.passed or [], sheets_dir, run.checker.db,
+                                            run.job.date, lang)  # fmt: skip
         for note in sheet_notes:
             err.write(note + "\n")
         err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
@@ -306,7 +291,7 @@ def _step_summary() -> str | None:
 
 
 def _write_step_summary(
-    rows: list[tuple[str, str | None, str, int, str | None]],
+    rows: list[Row],
     meta: Any,
     summary: Summary,
     strict: bool,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Iterable
 from typing import IO
 
 from deckcheck.report import DeckReport, Summary
@@ -56,6 +58,12 @@ class Meta:
 class Renderer:
     """Base class: machine output to ``out``, a human summary line to ``err``."""
 
+    #: ``deck`` writes only to ``out``, what it writes depends only on the report, ``meta``
+    #: and the renderer's options (not on the decks before it, nor the time): ``--jobs``
+    #: workers then write the text of their decks (``decks_text``) and the parent writes it
+    #: as it comes (``write_decks``), the same bytes as ``deck`` one deck at a time
+    text_per_deck = False
+
     def __init__(self, out: IO[str], err: IO[str], *, color: bool = False):
         self.out = out
         self.err = err
@@ -67,6 +75,23 @@ class Renderer:
 
     def deck(self, report: DeckReport) -> None:
         raise NotImplementedError
+
+    def decks_text(self, reports: Iterable[DeckReport]) -> str:
+        """What ``deck`` writes for ``reports``, one after another, as one text (for a
+        renderer that is ``text_per_deck``; the parent then ``write_decks`` it)."""
+        out, buf = self.out, io.StringIO()
+        self.out = buf
+        try:
+            for report in reports:
+                self.deck(report)
+        finally:
+            self.out = out
+        return buf.getvalue()
+
+    def write_decks(self, text: str) -> None:
+        """Write the ``decks_text`` of the next decks (made by this kind of renderer, with
+        the same options and ``meta``, maybe in another process)."""
+        self.out.write(text)
 
     def finish(self, summary: Summary) -> None:
         self.err.write(summary_line(summary, self.meta) + "\n")

@@ -4,6 +4,8 @@ own), or with ``per_deck`` (``--csv-decks``) one row per deck."""
 from __future__ import annotations
 
 import csv
+import io
+from collections.abc import Iterable
 
 from deckcheck.render.base import Meta, Renderer
 from deckcheck.render.common import one_line
@@ -25,11 +27,22 @@ def _text(value: object) -> str:
 
 class CsvRenderer(Renderer):
     per_deck = False
+    text_per_deck = True
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
         self.writer = csv.writer(self.out, lineterminator="\n")
         self.writer.writerow(DECK_HEADER if self.per_deck else HEADER)
+
+    def decks_text(self, reports: Iterable[DeckReport]) -> str:
+        writer, buf = self.writer, io.StringIO()
+        self.writer = csv.writer(buf, lineterminator="\n")  # the rows ``deck`` writes
+        try:
+            for report in reports:
+                self.deck(report)
+        finally:
+            self.writer = writer
+        return buf.getvalue()
 
     def _verdict(self, report: DeckReport) -> str:
         return report.verdict(self.meta.strict if self.meta else False)

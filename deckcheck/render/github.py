@@ -12,7 +12,7 @@ from typing import Any
 
 from deckcheck.render.base import Renderer, summary_line
 from deckcheck.render.common import markup_text, one_line
-from deckcheck.report import DeckReport, Summary
+from deckcheck.report import DeckReport, Row, Summary
 
 
 def escape_data(text: str) -> str:
@@ -24,6 +24,8 @@ def escape_property(text: str) -> str:
 
 
 class GithubRenderer(Renderer):
+    text_per_deck = True
+
     def deck(self, report: DeckReport) -> None:
         for f in report.findings:
             props = [f"file={escape_property(one_line(report.input))}"]
@@ -38,10 +40,6 @@ class GithubRenderer(Renderer):
 def _cell(text: str) -> str:
     """Markdown table cell: one line, pipes escaped."""
     return one_line(" ".join(text.splitlines())).replace("|", "\\|")
-
-
-#: (input, player, verdict, findings that count, first reason)
-Row = tuple[str, "str | None", str, int, "str | None"]
 
 
 def step_summary(rows: Iterable[Row], meta: Any, summary: Summary, strict: bool = False) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -90,6 +91,7 @@ def _key(k: Any) -> str:
 
 class JsonRenderer(Renderer):
     _first = True
+    text_per_deck = True
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
@@ -114,6 +116,19 @@ class JsonRenderer(Renderer):
         # "format": checked as the deck's own "#format" line says, not as the run's format
         meta_format = self.meta.format_id if self.meta is not None else None
         self.out.write(sep + deck_text(report, meta_format))
+
+    def decks_text(self, reports: Iterable[DeckReport]) -> str:
+        # each deck as one after the first: the parent's ``write_decks`` fixes the first
+        meta_format = self.meta.format_id if self.meta is not None else None
+        return "".join([",\n" + deck_text(r, meta_format) for r in reports])
+
+    def write_decks(self, text: str) -> None:
+        if not text:
+            return
+        if self._first:  # the array's first deck: "\n", not ",\n", before it
+            self._first = False
+            text = "\n" + text[2:]
+        self.out.write(text)
 
     def finish(self, summary: Summary) -> None:
         self.out.write('],\n"summary": ' + json.dumps(summary.to_json()) + "}\n")

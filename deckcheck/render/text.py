@@ -11,6 +11,8 @@ _RED, _YELLOW, _GREEN, _DIM, _RESET = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[
 
 
 class TextRenderer(Renderer):
+    text_per_deck = True
+
     def _c(self, code: str, text: str) -> str:
         return f"{code}{text}{_RESET}" if self.color else text
 
