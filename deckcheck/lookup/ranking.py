@@ -309,12 +309,18 @@ class Ranker:
             pos = joined.find(key, nxt)
         return out
 
-    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float) -> list[Match]:
-        """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys."""
+    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float, *,
+               new_only: bool = False) -> list[Match]:  # fmt: skip
+        """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys.
+        ``new_only``: without the keys an earlier pass over ``scan`` gave (offering them again
+        changes nothing: the same matches with the same scores)."""
         scan.cover(cutoff)
         out: list[Match] = []
-        for kid, score in scan.best(cutoff, max(limit * 4, 20)):
-            out.extend(self._matches(kid, lang, score, "fuzzy"))
+        hits = scan.best(cutoff, max(limit * 4, 20))
+        for kid, score in hits:
+            if not (new_only and kid in scan.returned):
+                out.extend(self._matches(kid, lang, score, "fuzzy"))
+        scan.returned.update(kid for kid, _score in hits)
         return out
 
     def _hits_at_least(self, key: str, cutoff: float) -> list[tuple[int, float]]:
@@ -481,7 +487,8 @@ class Ranker:
             # Fewer than ``limit`` cards reach ``decide - margin``, so every card the verdict
             # reads is among the first ``limit``; a hit below the ``limit``-th score so far
             # (less a rounding step) cannot enter them: a higher cut-off, a narrower scan.
-            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1)))
+            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1),
+                              new_only=True))  # fmt: skip
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()

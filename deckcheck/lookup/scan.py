@@ -42,6 +42,7 @@ class _Scan:
         self.covered: float | None = None  # every name scoring at least this is in ``hits``
         self.hits: list[tuple[float, int]] = []  # (score, position in the bucket)
         self._lanes: bytearray | None = None
+        self.returned: set[int] = set()  # key ids given to earlier passes (Ranker._fuzzy)
 
     def window(self, cutoff: float) -> tuple[int, int]:
         # Lossless length window for the cutoff: ratio = 2·common/(len1+len2).
