@@ -32,6 +32,9 @@ _DENSE_SHARE = 0.01
 #: Rare characters (and the single-character postings of a Han/kana or Hangul bucket): their
 #: lanes are built per query from the positions, or kept built when they hold this many.
 _KEEP_LANES = 512
+#: Lanes kept built per bucket (each one byte a name: 91 KB for the Latin bucket), the least
+#: recently used dropped first: the common letters once or twice in a query stay.
+_KEPT = 96
 #: Longest key the lanes can add up (a lane holds at most 255).
 MAX_KEY = 200
 
@@ -124,8 +127,9 @@ class Bag:
     def _lane_int(self, ch: str, k: int) -> int | None:
         """The lanes ``min(k, count of ch)`` of the whole bucket as one integer (kept), or
         None for a rare character (added per query)."""
-        got = self._lanes.get((ch, k))
+        got = self._lanes.pop((ch, k), None)
         if got is not None:
+            self._lanes[(ch, k)] = got  # the most recently used last
             return got
         counts = self._dense.get(ch)
         if counts is not None:
@@ -144,6 +148,8 @@ class Bag:
                     buf[p] = min(k, c)
             lanes = bytes(buf)
         got = self._lanes[(ch, k)] = int.from_bytes(lanes, "little")
+        if len(self._lanes) > _KEPT:
+            del self._lanes[next(iter(self._lanes))]  # the least recently used
         return got
 
     def lanes(self, key: str) -> bytearray | None:

@@ -1,6 +1,7 @@
-"""The n-gram filter of ``lookup.grams`` against brute force on made-up names: it never
-drops a name that reaches the cut-off, it picks the cheapest grams, and ``containing`` is
-exactly "holds the substring"."""
+"""The n-gram filter of ``lookup.grams`` and the character-count filter of ``lookup.bag``
+against brute force on made-up names: they never drop a name that reaches the cut-off, the
+grams picked are the cheapest, ``containing`` is exactly "holds the substring", and the bag
+lanes are exactly the bag bound."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import itertools
 import random
 from array import array
 
+import pytest
 from rapidfuzz import fuzz
 
 from deckcheck.lookup.grams import (
@@ -218,3 +220,25 @@ def test_bag_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
                 with_hits += bool(want)
     # It did narrow (what makes it worth having), and most cases held names to keep.
     assert kept < 0.5 * compared and with_hits >= 1000
+
+
+def test_bag_lanes_stay_right_when_kept_lanes_are_dropped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only ``_KEPT`` built lanes are kept per bucket (least recently used dropped): lanes
+    built again, or kept, still give the bag bound."""
+    from collections import Counter
+
+    from deckcheck.lookup import bag as bag_mod
+
+    monkeypatch.setattr(bag_mod, "_KEPT", 3)
+    rng = random.Random(19)
+    names, _lens = _latin_bucket(rng, 300)
+    bag = bag_mod.Bag(len(names), bag_mod.build_bag(names))
+    for _ in range(60):
+        key = _typo(rng, rng.choice(names), "abcdeilnorst")
+        lanes = bag.lanes(key)
+        assert lanes is not None and len(bag._lanes) <= 3
+        q = Counter(key)
+        assert list(lanes[: len(names)]) == [
+            sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names], key  # fmt: skip
