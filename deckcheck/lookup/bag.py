@@ -23,8 +23,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from functools import cache
-from itertools import accumulate, count
-from operator import add
+from itertools import accumulate
 from typing import TypedDict
 
 #: A character in at least this share of the names (occurrences) gets its count per name.
@@ -91,8 +90,8 @@ def _min_table(k: int) -> bytes:
 
 @cache
 def _at_least(v: int) -> bytes:
-    """The ``bytes.translate`` table of "at least ``v``": 1, else 0."""
-    return bytes(b >= v for b in range(256))
+    """The ``bytes.translate`` table of "at least ``v``": a line break (10), else 0."""
+    return bytes(10 if b >= v else 0 for b in range(256))
 
 
 class Bag:
@@ -200,9 +199,14 @@ class Bag:
             j = bisect_left(lens, _first_len_above(cutoff, n, need, lens[i]), i, hi)
             pieces.append(lanes[i:j].translate(_at_least(need)))
             i = j
-        # Positions of the ones: the lengths of the runs of zeros between them, added up.
-        zeros = b"".join(pieces).split(b"\x01")
-        return list(map(add, accumulate(map(len, zeros[:-1])), count(lo)))
+        # Positions of the kept names (line breaks, the rest zeros): the lengths of the lines
+        # up to each, added up (splitlines and accumulate run in C).
+        lines = b"".join(pieces).splitlines(True)
+        if lines and lines[-1][-1] != 10:
+            lines.pop()  # the zeros after the last kept name
+        out = list(accumulate(map(len, lines), initial=lo - 1))
+        del out[0]
+        return out
 
 
 def _need(cutoff: float, n: int, m: int) -> int:
