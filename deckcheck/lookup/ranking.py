@@ -105,6 +105,7 @@ class Ranker:
         self._joined: str | None = None
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
+        self._display: dict[tuple[int, str | None], str] = {}  # display_name, per card and lang
 
     def _gram_postings(self, which: str) -> list[Any]:
         """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
@@ -148,6 +149,14 @@ class Ranker:
 
     def display_name(self, card: int, lang: str | None = None) -> str:
         """The card's name in ``lang`` when it has one, else English, else any name."""
+        got = self._display.get((card, lang))
+        if got is None:
+            if len(self._display) >= 65536:
+                self._display.clear()  # bounded: a long-lived process asks for many cards
+            got = self._display[(card, lang)] = self._display_name(card, lang)
+        return got
+
+    def _display_name(self, card: int, lang: str | None) -> str:
         rng = self._entries_of_card(card)
         want: list[str] = [lang, "en"] if lang and lang != "en" else ["en"]
         code = self._lang_code
