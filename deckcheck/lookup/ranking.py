@@ -335,7 +335,8 @@ class Ranker:
     def _hits_at_least(self, key: str, cutoff: float) -> list[tuple[int, float]]:
         """(key id, score) of every name of the key's script with a ``fuzz.ratio`` of at
         least ``cutoff``, best first (ties in bucket order, as ``_Scan.best``); only the
-        candidates of the n-gram filter are compared when it narrows the window."""
+        candidates of the n-gram filter are compared when it narrows the window, else those
+        of the character counts (``lookup.bag``)."""
         got = self._ratio_hits(key, cutoff, filtered_only=False)
         assert got is not None
         return got
