@@ -52,9 +52,12 @@ def build_bag(names: list[str]) -> BagData:
     dense: dict[str, bytes] = {}
     rare: list[str] = []
     longest = max(map(len, names), default=0)
+    # Counts by lines need one name a line (and a byte a count): else every character is
+    # kept by position, as rare ones are.
+    by_lines = longest <= 255 and joined.count("\n") == max(size - 1, 0)
     encoded = joined.encode("ascii", "replace")  # only ASCII characters are counted here
     for ch in sorted(set(joined) - {"\n"}):
-        if not ch.isascii() or longest > 255 or encoded.count(ch.encode()) < _DENSE_SHARE * size:
+        if not (by_lines and ch.isascii()) or encoded.count(ch.encode()) < _DENSE_SHARE * size:
             rare.append(ch)
             continue
         # Everything but the character and the line breaks deleted: a name's count is the
@@ -190,6 +193,8 @@ class Bag:
                 return None
         if lo >= hi:
             return []
+        if cutoff <= 0.0:
+            return list(range(lo, hi))  # every name reaches it (and no bound grows with m)
         n = len(key)
         pieces: list[bytearray] = []
         i = lo

@@ -242,3 +242,20 @@ def test_bag_lanes_stay_right_when_kept_lanes_are_dropped(
         q = Counter(key)
         assert list(lanes[: len(names)]) == [
             sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names], key  # fmt: skip
+
+
+def test_bag_counts_by_position_when_lines_cannot_count() -> None:
+    """A name holding a line break (never a normalized key, but the counts must not break)
+    or longer than 255 characters: every character is kept by position, counts still
+    exact; a cut-off of 0 keeps every name."""
+    from deckcheck.lookup.bag import Bag, build_bag
+
+    for names in (["ab", "a\nb", "abc", "bbca"], ["ab", "abc", "b" * 300]):
+        data = build_bag(names)
+        assert not data["dense"]
+        for ch, (pos, counts) in data["sparse"].items():
+            assert [(p, c) for p, c in zip(pos, counts, strict=True)] == [
+                (p, min(k.count(ch), 255)) for p, k in enumerate(names) if ch in k], ch
+        lens = array("i", [len(k) for k in names])
+        assert Bag(len(names), data).candidates("ab", lens, 0, len(names), 0.0) == [0, 1, 2, 3][
+            : len(names)]  # fmt: skip
