@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
 
-from deckcheck.lookup.grams import GRAM, PARTIAL_GRAM, Postings, build_postings
+from deckcheck.lookup.bag import build_bag
+from deckcheck.lookup.grams import GRAM, PARTIAL_GRAM, build_postings
 from deckcheck.lookup.nicknames import load_nicknames
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.model import UNOFFICIAL, Scope
@@ -44,7 +45,8 @@ class IndexData(TypedDict):
     post: array[int]  # entries of each key, key after key
     buckets: list[Bucket]  # per script class, for fuzzy matching
     # Per script class, the n-gram postings of its bucket (``lookup.grams``, "ratio" and
-    # "partial"), pickled: read as bytes with the index, unpickled at the first fuzzy query
+    # "partial") and its character counts (``lookup.bag``, "bag"), pickled: read as bytes
+    # with the index, unpickled at the first fuzzy query
     # (exact lookups never pay).
     grams: bytes
     nick: dict[str, tuple[int, str]]  # normalized nickname -> (card, nickname)
@@ -172,10 +174,13 @@ def build_data(db: CardSource, *, nick_path: Path | None = None, key: str = "") 
     }
 
 
-def _postings(buckets: list[Bucket]) -> dict[str, list[Postings]]:
+def _postings(buckets: list[Bucket]) -> dict[str, list[Any]]:
     """Per bucket, the n-gram postings of ``lookup.grams``: "ratio" (``GRAM``) and "partial"
-    (``PARTIAL_GRAM``; the same object where the gram length is the same)."""
+    (``PARTIAL_GRAM``; the same object where the gram length is the same); and "bag", the
+    character counts of ``lookup.bag`` (None where the "ratio" grams are single characters:
+    the filter reads those postings)."""
     ratio = [build_postings(b[0], g) for b, g in zip(buckets, GRAM, strict=True)]
     partial = [r if g == r["g"] else build_postings(b[0], g)
                for b, g, r in zip(buckets, PARTIAL_GRAM, ratio, strict=True)]  # fmt: skip
-    return {"ratio": ratio, "partial": partial}
+    bag = [None if g == 1 else build_bag(b[0]) for b, g in zip(buckets, GRAM, strict=True)]
+    return {"ratio": ratio, "partial": partial, "bag": bag}

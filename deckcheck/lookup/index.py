@@ -3,7 +3,9 @@ resolution, cached on disk per database.
 
 The parts: ``lookup.data`` (the typed index data, built from the database), ``lookup.cache``
 (the on-disk pickle), ``lookup.nicknames`` (``card_db/nicknames.yaml``), ``lookup.ranking``
-(the search steps, best first), ``lookup.decision`` (found / ambiguous / unknown).
+(the search steps, best first), ``lookup.scan`` (its ``fuzz.ratio`` passes) with the lossless
+filters ``lookup.grams`` (n-gram postings) and ``lookup.bag`` (character counts),
+``lookup.decision`` (found / ambiguous / unknown).
 """
 
 from __future__ import annotations

@@ -20,12 +20,15 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace as _replace
-from operator import itemgetter
+from typing import Any
 
 from deckcheck.lookup import grams
+from deckcheck.lookup.bag import Bag, BagData
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.normalize import normalize, script_of
 from deckcheck.lookup.records import Match
+from deckcheck.lookup.scan import _Scan
+from deckcheck.lookup.scan import pick_names as _pick_names
 
 #: Lowest fuzzy score that is shown as a suggestion.
 SUGGEST_CUTOFF = 60.0
@@ -92,7 +95,8 @@ class Ranker:
         self._post: array[int] = data["post"]
         self._buckets: list[Bucket] = data["buckets"]
         self._grams_pickled: bytes = data["grams"]
-        self._grams_loaded: dict[str, list[grams.Postings]] | None = None
+        self._grams_loaded: dict[str, list[Any]] | None = None
+        self._bags: list[Bag] | None = None
         self._nick: dict[str, tuple[int, str]] = data["nick"]
         self._ids: dict[int, int] = data["ids"]
         self._official: set[int] = data["official"]
@@ -101,14 +105,31 @@ class Ranker:
         self._joined: str | None = None
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
+        self._display: dict[tuple[int, str | None], str] = {}  # display_name, per card and lang
 
-    def _gram_postings(self, which: str) -> list[grams.Postings]:
+    def _gram_postings(self, which: str) -> list[Any]:
         """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
         ``fuzz.partial_ratio`` ("partial")."""
         # Unpickled on first use: a process that only looks up exact names never pays it.
         if self._grams_loaded is None:
             self._grams_loaded = pickle.loads(self._grams_pickled)
         return self._grams_loaded[which]
+
+    def _bag(self, script: int) -> Bag:
+        """The character-count filter (``lookup.bag``) of a bucket: its stored counts, or
+        its single-character postings (Han/kana, Hangul)."""
+        if self._bags is None:
+            stored: list[BagData | None] = self._gram_postings("bag")
+            bags = []
+            for b, data in enumerate(stored):
+                size = len(self._buckets[b][0])
+                if data is None:
+                    p = self._gram_postings("ratio")[b]
+                    bags.append(Bag(size, postings=(p["slot"], p["start"], p["post"])))
+                else:
+                    bags.append(Bag(size, data))
+            self._bags = bags
+        return self._bags[script]
 
     def __len__(self) -> int:
         return len(self._ent_name)
@@ -128,6 +149,14 @@ class Ranker:
 
     def display_name(self, card: int, lang: str | None = None) -> str:
         """The card's name in ``lang`` when it has one, else English, else any name."""
+        got = self._display.get((card, lang))
+        if got is None:
+            if len(self._display) >= 65536:
+                self._display.clear()  # bounded: a long-lived process asks for many cards
+            got = self._display[(card, lang)] = self._display_name(card, lang)
+        return got
+
+    def _display_name(self, card: int, lang: str | None) -> str:
         rng = self._entries_of_card(card)
         want: list[str] = [lang, "en"] if lang and lang != "en" else ["en"]
         code = self._lang_code
@@ -289,18 +318,25 @@ class Ranker:
             pos = joined.find(key, nxt)
         return out
 
-    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float) -> list[Match]:
-        """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys."""
+    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float, *,
+               new_only: bool = False) -> list[Match]:  # fmt: skip
+        """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys.
+        ``new_only``: without the keys an earlier pass over ``scan`` gave (offering them again
+        changes nothing: the same matches with the same scores)."""
         scan.cover(cutoff)
         out: list[Match] = []
-        for kid, score in scan.best(cutoff, max(limit * 4, 20)):
-            out.extend(self._matches(kid, lang, score, "fuzzy"))
+        hits = scan.best(cutoff, max(limit * 4, 20))
+        for kid, score in hits:
+            if not (new_only and kid in scan.returned):
+                out.extend(self._matches(kid, lang, score, "fuzzy"))
+        scan.returned.update(kid for kid, _score in hits)
         return out
 
     def _hits_at_least(self, key: str, cutoff: float) -> list[tuple[int, float]]:
         """(key id, score) of every name of the key's script with a ``fuzz.ratio`` of at
         least ``cutoff``, best first (ties in bucket order, as ``_Scan.best``); only the
-        candidates of the n-gram filter are compared when it narrows the window."""
+        candidates of the n-gram filter are compared when it narrows the window, else those
+        of the character counts (``lookup.bag``)."""
         got = self._ratio_hits(key, cutoff, filtered_only=False)
         assert got is not None
         return got
@@ -317,6 +353,9 @@ class Ranker:
         if lo >= hi:
             return []
         cand = grams.candidates(key, self._gram_postings("ratio")[script], lens, lo, hi, cutoff)
+        if cand is None:
+            # Too low a cut-off for the n-grams: the character counts (``lookup.bag``).
+            cand = self._bag(script).candidates(key, lens, lo, hi, cutoff)
         if cand is None and filtered_only:
             return None
         pool: Sequence[str]
@@ -422,7 +461,7 @@ class Ranker:
         # 2. the wide suggestion pass only when nothing decides or fewer than ``limit`` hit;
         # 3. partial matches only when nothing decides.
         decide, margin = DECIDE[script], MARGIN[script]
-        scan = _Scan(key, self._buckets[script])
+        scan = _Scan(key, self._buckets[script], self._bag(script), SUGGEST_CUTOFF)
 
         def full(floor: float) -> bool:
             # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
@@ -458,7 +497,8 @@ class Ranker:
             # Fewer than ``limit`` cards reach ``decide - margin``, so every card the verdict
             # reads is among the first ``limit``; a hit below the ``limit``-th score so far
             # (less a rounding step) cannot enter them: a higher cut-off, a narrower scan.
-            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1)))
+            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1),
+                              new_only=True))  # fmt: skip
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
@@ -516,14 +556,6 @@ class Ranker:
         return self._order(best, _preferred_langs(query, lang)), bound
 
 
-def _pick_names(names: list[str], positions: list[int]) -> Sequence[str]:
-    """``[names[p] for p in positions]``, gathered in C (tens of thousands at a time)."""
-    if len(positions) < 2:
-        return [names[p] for p in positions]
-    got: tuple[str, ...] = itemgetter(*positions)(names)
-    return got
-
-
 def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
     """Keep per card its best match (higher tier, then higher score; the first on ties)."""
     for m in ms:
@@ -541,58 +573,3 @@ def _kth(best: dict[int, Match], limit: int) -> float:
 
 #: ``probe(ranking so far, bound, decided) -> stop here``: see ``Ranker._ranked``.
 Probe = Callable[[list[Match], float, bool], bool]
-
-
-class _Scan:
-    """``fuzz.ratio`` of one key against the names of its script bucket, over a length
-    window that only grows: every hit of at least ``SUGGEST_CUTOFF`` inside the window.
-
-    ``best(cutoff, n)`` after ``cover(cutoff)`` is exactly what ``process.extract`` over
-    the window of ``cutoff`` with that cut-off and limit returns (by score, then position):
-    a score of ``cutoff`` or more is only possible inside that window, and ties keep the
-    bucket order. Widening scans only the new edges, so the passes never compare twice.
-    """
-
-    def __init__(self, key: str, bucket: Bucket):
-        self.key = key
-        self.names, self.kids, self.lens = bucket
-        self.lo = self.hi = 0
-        self.hits: list[tuple[float, int]] = []  # (score, position in the bucket)
-
-    def window(self, cutoff: float) -> tuple[int, int]:
-        # Lossless length window for the cutoff: ratio = 2·common/(len1+len2).
-        s = cutoff / 100.0
-        n = len(self.key)
-        lo = bisect_left(self.lens, int(n * s / (2 - s)))
-        hi = bisect_right(self.lens, int(n * (2 - s) / s) + 1)
-        return lo, hi
-
-    def cover(self, cutoff: float) -> None:
-        lo, hi = self.window(cutoff)
-        if lo >= hi:
-            return
-        if self.lo >= self.hi:
-            self._scan(lo, hi)
-            self.lo, self.hi = lo, hi
-            return
-        if lo < self.lo:
-            self._scan(lo, self.lo)
-            self.lo = lo
-        if hi > self.hi:
-            self._scan(self.hi, hi)
-            self.hi = hi
-
-    def _scan(self, lo: int, hi: int) -> None:
-        from rapidfuzz import fuzz, process
-
-        # ``extract_iter``: the hits in list order, unsorted (``best`` sorts what it keeps).
-        self.hits.extend((score, lo + pos) for _name, score, pos in process.extract_iter(
-            self.key, self.names[lo:hi], scorer=fuzz.ratio,
-            processor=None,  # both sides are already normalized keys
-            score_cutoff=SUGGEST_CUTOFF,
-        ))  # fmt: skip
-
-    def best(self, cutoff: float, n: int) -> list[tuple[int, float]]:
-        """(key id, score) of the best ``n`` hits of at least ``cutoff``."""
-        sel = sorted((h for h in self.hits if h[0] >= cutoff), key=lambda h: (-h[0], h[1]))
-        return [(self.kids[pos], score) for score, pos in sel[:n]]

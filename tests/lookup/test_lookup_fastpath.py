@@ -176,3 +176,45 @@ def test_partial_prefilter_keeps_every_partial_match(
         assert real_index._partial(key, None, 10) == want, query
         checked += 1
     assert checked >= 12
+
+
+def _tie_typos(db: Any, n: int, seed: int) -> list[str]:
+    """Short names with a typo (their suggestions are full of equal scores: many names of
+    a length share as many characters), in every language."""
+    rng = random.Random(seed)
+    rows = [r for r in db.iter_names() if r[3] == "name" and 4 <= len(r[2]) <= 9]
+    return [_typo(rng, name, 1) for _c, _l, name, _k in rng.sample(rows, n)]
+
+
+def test_filtered_search_equals_the_plain_scan(
+    real_index: Index, real_db: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """``search`` and ``resolve`` with the character-count filter (``lookup.bag``) give
+    exactly what they give when every name of the length window is compared (brute force):
+    names, order, scores, for typos of every language and near ties, at two limits."""
+    from deckcheck.lookup.bag import Bag
+
+    queries = (_queries(real_db, 80, 53) + _long_typos(real_db, 40, 59)
+               + _tie_typos(real_db, 60, 61))  # fmt: skip
+    narrowed = 0
+    real_candidates = Bag.candidates
+
+    def counting(self: Bag, *args: Any, **kwargs: Any) -> list[int] | None:
+        nonlocal narrowed
+        got = real_candidates(self, *args, **kwargs)
+        narrowed += got is not None
+        return got
+
+    monkeypatch.setattr(Bag, "candidates", counting)
+    fast = [(real_index.search(q), real_index.search(q, limit=3), real_index.resolve(q))
+            for q in queries]  # fmt: skip
+    monkeypatch.setattr(Bag, "candidates", lambda self, *a, **k: None)  # compare them all
+    ties = 0
+    for query, (top10, top3, res) in zip(queries, fast, strict=True):
+        assert top10 == real_index.search(query), query
+        assert top3 == real_index.search(query, limit=3), query
+        assert res == real_index.resolve(query), query
+        scores = [m.score for m in real_index.rank(query)]
+        ties += len(scores) > 10 and scores[9] == scores[10]  # a tie across the tenth place
+    assert narrowed >= 300  # the filter was used (on the Latin, Han/kana and Hangul buckets)
+    assert ties >= 20  # and equal scores at the tenth place were compared too
