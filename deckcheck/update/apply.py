@@ -286,18 +286,30 @@ def _bounded(deadline: float | None) -> Iterator[None]:
     if left <= 0:
         raise DataError(_late_message())
 
+    caught = []  # set once the _Late is on its way out: later rings do nothing
+
     def _ring(_sig: int, _frame: Any) -> None:
-        raise _Late()
+        if not caught:
+            raise _Late()
 
     previous = signal.signal(signal.SIGALRM, _ring)
-    signal.setitimer(signal.ITIMER_REAL, left)
+    # The alarm rings again every RING_AGAIN seconds until the work stops: an exception
+    # raised where Python swallows it (a gc callback, a __del__, an SQLite callback) is
+    # followed by another one, so the deadline still holds.
+    signal.setitimer(signal.ITIMER_REAL, left, RING_AGAIN)
     try:
         yield
     except _Late:
+        caught.append(True)
         raise DataError(_late_message()) from None
     finally:
+        caught.append(True)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+#: seconds between the deadline alarm's rings once it has first rung (see ``_bounded``)
+RING_AGAIN = 0.2
 
 
 def _late_message() -> str:
