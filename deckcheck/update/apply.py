@@ -286,7 +286,7 @@ def _bounded(deadline: float | None) -> Iterator[None]:
     if left <= 0:
         raise DataError(_late_message())
 
-    caught = []  # set once the _Late is on its way out: later rings do nothing
+    caught: list[bool] = []  # set once the _Late is on its way out: later rings do nothing
 
     def _ring(_sig: int, _frame: Any) -> None:
         if not caught:
