@@ -44,13 +44,29 @@ def _v(value: Any) -> str:
     raise _Other
 
 
+#: (code, rule, severity, section) -> the finding's JSON around its message and line: a
+#: batch's findings come from a few dozen such keys (its size is capped all the same)
+_HEADS: dict[tuple[Any, Any, Any, Any], tuple[str, str]] = {}
+_PLAIN = (str, type(None))
+
+
 def finding_json(f: Finding) -> str:
     """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them)."""
     if f.candidates:
         return _dumps(f.to_json())  # type: ignore[no-any-return]
-    out = (f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, "severity": {_v(f.severity)}, '
-           f'"message": {_v(f.message)}, "section": {_v(f.section)}, '
-           f'"line": {_v(f.line)}')  # fmt: skip
+    key = (f.code, f.rule, f.severity, f.section)
+    head = _HEADS.get(key)
+    if head is None:
+        head = (f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
+                f'"severity": {_v(f.severity)}, "message": ',
+                f', "section": {_v(f.section)}, "line": ')  # fmt: skip
+        if len(_HEADS) < 4096 and all(type(x) in _PLAIN for x in key):  # (True == 1)
+            _HEADS[key] = head
+    message, line = f.message, f.line
+    if type(message) is not str:
+        raise _Other
+    out = (head[0] + encode_basestring(message) + head[1]
+           + (int.__repr__(line) if type(line) is int else _v(line)))  # fmt: skip
     if f.card_id is not None:
         out += f', "card": {{"id": {_v(f.card_id)}, "name": {_v(f.card_name)}}}'
     if f.count is not None:
@@ -67,7 +83,12 @@ def deck_text(report: DeckReport, meta_format: str | None) -> str:
     checked as another format than ``meta_format``), built from strings: one dict per deck
     and per finding less, same bytes."""
     try:
-        counts = ", ".join(f"{_key(k)}: {_v(n)}" for k, n in report.counts.items())
+        c = report.counts
+        if (len(c) == 3 and type(m := c.get("main")) is int and type(e := c.get("extra")) is int
+                and type(sd := c.get("side")) is int and tuple(c) == _SECTIONS):  # fmt: skip
+            counts = f'"main": {m}, "extra": {e}, "side": {sd}'  # nearly every report
+        else:
+            counts = ", ".join(f"{_key(k)}: {_v(n)}" for k, n in c.items())
         out = (f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
                f'"counts": {{{counts}}}, '
                f'"findings": [{", ".join(map(finding_json, report.findings))}]')  # fmt: skip
@@ -81,6 +102,9 @@ def deck_text(report: DeckReport, meta_format: str | None) -> str:
         if meta_format is not None and report.format_id != meta_format:
             data["format"] = {"id": report.format_id}
         return _dumps(data)  # type: ignore[no-any-return]
+
+
+_SECTIONS = ("main", "extra", "side")
 
 
 def _key(k: Any) -> str:

@@ -79,3 +79,21 @@ def test_generated_reports(
         assert finding_json(f) == json.dumps(f.to_json(), ensure_ascii=False)
     assert deck_text(report, "tcg") == _reference(report, "tcg")
     assert deck_text(report, None) == _reference(report, None)
+
+
+def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() -> None:
+    # finding_json remembers the text around the message per (code, rule, severity,
+    # section), and deck_text writes the usual counts directly: neither may stand in for a
+    # value of another type that compares equal (1 == True == 1.0) or another key order.
+    counts_cases: list[dict[object, object]] = [
+        {"main": 40, "extra": 15, "side": 0}, {"main": True, "extra": 0, "side": 0},
+        {"extra": 0, "main": 40, "side": 0}, {"main": 40.0, "extra": 0, "side": 0},
+        {"main": 40, "extra": 0},
+    ]
+    for code in ("DC402", 1, True, 1.0):
+        for section in ("main", None, 1, True):
+            for counts in counts_cases:
+                f = Finding(code, "copies", "error", "msg", section, 3, None, None, None,  # type: ignore[arg-type]
+                            None, (), False)  # fmt: skip
+                report = DeckReport("d.ydk", False, counts, (f,), "tcg")  # type: ignore[arg-type]
+                assert deck_text(report, "tcg") == _reference(report, "tcg")
