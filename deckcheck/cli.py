@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from deckcheck import __version__, notes, startup
-from deckcheck.errors import EXIT_ERROR, DeckcheckError
+from deckcheck.errors import EXIT_ERROR, DeckcheckError, one_line
 
 # name -> (module, attribute, one-line help shown by `deckcheck --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -169,9 +169,6 @@ def _check_home_variables() -> None:
                             "(it is created when missing) or unset it")
 
 
-_LINE_BREAKS = {c: repr(chr(c))[1:-1] for c in (0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029)}
-
-
 def os_error_text(exc: OSError) -> str:
     """An OSError as ``<file>: <reason>`` with a hint for the usual causes."""
     import errno
@@ -222,9 +219,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
     except DeckcheckError as exc:
-        # One line whatever a message quotes (a key or value from a file may hold a newline).
-        text = str(exc).translate(_LINE_BREAKS)
-        click.echo(f"deckcheck: error: {text}", err=True)
+        # one line whatever a message quotes: str() escapes it (errors.one_line)
+        click.echo(f"deckcheck: error: {exc}", err=True)
         return exc.exit_code
     except click.exceptions.Abort:
         click.echo("deckcheck: aborted", err=True)
@@ -244,7 +240,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         # The machine, not the input: a full disk, a read-only home, an I/O error. Commands
         # name the file where they can; this is the one line for the rest.
-        click.echo(f"deckcheck: error: {os_error_text(exc)}".translate(_LINE_BREAKS), err=True)
+        click.echo(f"deckcheck: error: {one_line(os_error_text(exc))}", err=True)
         return EXIT_ERROR
     except Exception as exc:  # last resort: a bug must still not print a traceback
         if os.environ.get("DECKCHECK_DEBUG"):

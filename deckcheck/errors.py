@@ -23,8 +23,13 @@ class DeckcheckError(Exception):
             self.exit_code = exit_code
 
     def __str__(self) -> str:
-        text = f"{self.where}: {self.message}" if self.where else self.message
-        return text.translate(_ESCAPED)  # one line, whatever a file name or library said
+        return one_line(f"{self.where}: {self.message}" if self.where else self.message)
+
+
+def one_line(text: str) -> str:
+    """``text`` with what ends a line or drives a terminal shown escaped (``_ESCAPED``): an
+    error line stays one line whatever file name or library message it quotes."""
+    return text.translate(_ESCAPED)
 
 
 #: Characters an error line shows escaped (``\r``, ``\x1b``, ``\u2028``): the ones that end
