@@ -26,6 +26,32 @@ def _number(digits: str) -> int:
     digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
 
+#: passcode line -> its int, the same int object for every deck of a run. Besides sparing
+#: ``int()`` (the str's hash is cheaper), one object per passcode makes every dict and set
+#: lookup by passcode downstream (the deck's counts, the card cache, the engine's per-card
+#: memo) an identity match instead of a comparison of two equal ints. Only passcodes (lines
+#: of at most 10 digits, at most UINT32_MAX) are kept, and at most ``_INTS_MAX`` of them
+#: (then it starts again).
+_INTS: dict[str, int] = {}
+_INTS_MAX = 1 << 16
+
+
+def _learn_ints(block: list[str]) -> list[int]:
+    """``int`` of each line of ``block`` (ASCII digits), remembering the short ones."""
+    if len(_INTS) > _INTS_MAX:
+        _INTS.clear()
+    ints = _INTS
+    out = []
+    for line in block:
+        got = ints.get(line)
+        if got is None:
+            got = int(line)
+            if len(line) <= 10 and got <= UINT32_MAX:
+                ints[line] = got
+        out.append(got)
+    return out
+
+
 # After a line's passcode: another one ("14558127 14558127", "1,2"): clients read only the
 # first, so the line is reported rather than half counted.
 _ANOTHER = re.compile(r"[\s,;|/]+[0-9]{5,10}(?:$|[\s,;|/])")
@@ -110,9 +136,12 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
             else:
                 rows = range(start, stop)
             if rows:
-                ids = list(map(int, block))
-                if max(ids) > UINT32_MAX:
-                    return None
+                try:  # the passcodes' ints as read before (each at most UINT32_MAX)
+                    ids = list(map(_INTS.__getitem__, block))
+                except KeyError:
+                    ids = _learn_ints(block)
+                    if max(ids) > UINT32_MAX:
+                        return None
                 ids_to.extend(ids)
                 rows_to.extend(rows)
                 seen_content = True

@@ -161,3 +161,25 @@ def test_sniff_shortcuts_agree_with_reading_every_line(lines: list[str], name: s
     from deckcheck.decks import sniff
 
     assert sniff(lines, name) == _sniff_line_by_line(lines, name)
+
+
+def test_a_passcode_is_one_int_object_for_every_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two decks naming a card give the very same int object (dict lookups downstream are
+    identity matches); values are what int() gives, past the memo's cap too."""
+    monkeypatch.setattr(ydk, "_INTS", {})
+    text = "#main\n89631139\n0089631139\n14558127\n"
+    a = ydk.parse_lines(split_lines(text, "a.ydk"), "a.ydk").packed()
+    b = ydk.parse_lines(split_lines("#main\n" + "89631139\n" * 3, "b.ydk"), "b.ydk").packed()
+    assert a is not None and b is not None
+    assert a[0] == [89631139, 89631139, 14558127] and b[0] == [89631139] * 3
+    assert a[0][0] is b[0][0] is b[0][2]
+    # the memo holds passcodes only: a warm memo does not let a bigger number through
+    for _ in range(2):  # the second time too, when every line was seen before
+        over = ydk.parse_lines(split_lines("#main\n89631139\n4294967296\n", "c"), "c")
+        assert over.packed() is None and over.findings  # the general reader reports it
+    assert "4294967296" not in ydk._INTS
+    monkeypatch.setattr(ydk, "_INTS_MAX", 2)
+    for n in range(10):
+        got = ydk.parse_lines(split_lines(f"#main\n{n}\n{n + 100}\n", "d"), "d").packed()
+        assert got is not None and got[0] == [n, n + 100]
+    assert len(ydk._INTS) <= 2 + 2  # cleared once over the cap, then refilled
