@@ -16,8 +16,8 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import STATUS_NAMES, Banlist, Finding, Format
-from deckcheck.rules._base import Context, Tally, of_card, plural
+from deckcheck.model import STATUS_NAMES, Banlist, Card, Finding, Format
+from deckcheck.rules._base import Context, Counted, Tally, of_card, plural
 
 NAME = "limits"
 _CODE = {0: "DC402", 1: "DC403", 2: "DC404"}  # by the list's limit
@@ -32,24 +32,30 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     the OCG list forbids the pre-errata Mind Master but limits the card itself); the strictest
     applies to all copies. None: the list does not name the card.
     """
-    limits = banlist.limits
-    card = t.card
+    return _limit(banlist.limits, t.card, t.canonical, passcodes)
+
+
+def _limit(
+    limits: dict[int, int], card: Card | None, canonical: int, passcodes: Iterable[int]
+) -> int | None:
+    """``listed_limit`` of the card whose tally holds ``card`` (its first printing's card)
+    and ``canonical``."""
     if card is not None and isinstance(passcodes, (list, tuple)) and (
         not passcodes or (len(passcodes) == 1 and passcodes[0] == card.id)
     ):
         # One printing (nearly every card of a deck): the same answer without the set.
         got = limits.get(card.id)
-        return got if got is not None else limits.get(t.canonical)
+        return got if got is not None else limits.get(canonical)
     ids = set(passcodes)
-    if t.card is not None:
-        ids.add(t.card.id)
+    if card is not None:
+        ids.add(card.id)
     if not ids:
-        ids.add(t.canonical)
+        ids.add(canonical)
     found = []
     for i in ids:
         got = limits.get(i)
         if got is None:
-            got = limits.get(t.canonical)
+            got = limits.get(canonical)
         if got is not None:
             found.append(got)
     return min(found) if found else None
@@ -75,12 +81,14 @@ def check(ctx: Context) -> Iterator[Finding]:
             return
         by_printing = limits.keys() & counted.copies.keys()
         listed |= {counted.canonical_of(i) for i in by_printing}
-    else:
-        printings = ctx.printings
-        listed = limits.keys() & ctx.tallies.keys()
-        by_printing = limits.keys() & printings.keys()
-        if by_printing:
-            listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
+        if listed:
+            yield from _aliased(ctx, bl, listed, counted)
+        return
+    printings = ctx.printings
+    listed = limits.keys() & ctx.tallies.keys()
+    by_printing = limits.keys() & printings.keys()
+    if by_printing:
+        listed |= {printings[i].card.canonical for i in by_printing}  # type: ignore[union-attr]
     if not listed:
         return
     where = None
@@ -88,7 +96,7 @@ def check(ctx: Context) -> Iterator[Finding]:
     # card, which tell any two of this rule's findings apart (one per canonical card).
     for canonical in listed:
         t = ctx.tally(canonical)
-        limit = listed_limit(bl, t, counted.held(canonical) if counted else _held(ctx, t))
+        limit = listed_limit(bl, t, _held(ctx, t))
         if limit is None:
             continue
         if limit == 0 and ctx.fmt.forbidden_as_limited:
@@ -130,6 +138,49 @@ def _simple(
                           f"{name} ({canonical}): {plural(n)}, but it is {_STATUS[limit]} on "
                           f"{where}", section=section, line=line, card_id=canonical,
                           card_name=name, count=n, limit=limit)  # fmt: skip
+
+
+def _aliased(ctx: Context, bl: Banlist, listed: set[int], counted: Counted) -> Iterator[Finding]:
+    """``check`` for a deck of which some card counts as another: each listed card's limit
+    is read from its printings in the deck (what ``listed_limit(bl, ctx.tally(c),
+    counted.held(c))`` gives, the printings found in one pass over the deck), and its
+    ``Tally`` is built only when it is reported."""
+    limits, cards = bl.limits, counted.cards
+    printings: dict[int, list[int]] = {}  # listed canonical card -> its passcodes, in order
+    for cid in counted.copies:
+        card = cards[cid]
+        c = card.canonical if card is not None else cid
+        if c in listed:
+            got = printings.get(c)
+            if got is None:
+                printings[c] = [cid]
+            else:
+                got.append(cid)
+    as_limited = ctx.fmt.forbidden_as_limited
+    by_canonical = counted.by_canonical
+    where = None
+    for canonical in listed:  # in set order: see ``check``
+        held = printings[canonical]
+        card = cards[held[0]]  # the tally's card: its first printing's
+        if card is None:
+            held = []
+        elif len(held) > 1:
+            held = [i for i in held if cards[i] is not None]
+        limit = _limit(limits, card, canonical, held)
+        if limit is None:
+            continue
+        if limit == 0 and as_limited:
+            limit = 1
+        n = by_canonical[canonical]
+        if limit in _CODE and (limit == 0 or n > limit):
+            where = where or ctx.list_label()
+            t = ctx.tally(canonical)
+            yield of_card(
+                _CODE[limit],
+                f"{t.label()}: {plural(t.count)}, but it is {_STATUS[limit]} on {where}",
+                t,
+                limit=limit,
+            )
 
 
 def _held(ctx: Context, t: Tally) -> list[int]:

@@ -10,7 +10,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from deckcheck import decks
@@ -154,3 +154,32 @@ def test_rules_find_the_same_on_the_counted_and_the_line_tally(
             assert fast == _findings(again, fmt, banlist, db, False), (fmt_id, f)
             n += bool(fast)
     assert n > 300
+
+
+_POOL = [100, 500, 101, 102, 7, 9, 502, 501]  # 500 an artwork of 100; 7, 9 unknown
+
+
+# small_db is only read: one database serves every example
+@settings(max_examples=300, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    ids=st.lists(st.sampled_from(_POOL), min_size=1, max_size=12),
+    limits=st.dictionaries(st.sampled_from(_POOL), st.integers(0, 3), max_size=5),
+    as_limited=st.booleans(),
+)
+def test_limits_on_artworks_find_the_same_on_both_tallies(
+    small_db: Path, ids: list[int], limits: dict[int, int], as_limited: bool  # noqa: F811
+) -> None:
+    """The list's limits for decks holding a card by its artwork, its original, both, or as
+    an unknown passcode, against lists naming either printing (the limits rule's own path
+    over the counted tally, where a card counts as another): as over the line tally."""
+    from deckcheck.model import Banlist
+
+    db = open_db(small_db)
+    fmt = Format("x", "X", forbidden_as_limited=as_limited)
+    bl = Banlist("L", "x", DATE, limits=limits)
+    deck = Deck("d.ydk", main=[DeckEntry("main", i, n) for n, i in enumerate(ids, 1)])
+    again = Deck("d.ydk", main=[DeckEntry("main", i, n) for n, i in enumerate(ids, 1)])
+    fast, lines = _findings(deck, fmt, bl, db, True), _findings(again, fmt, bl, db, False)
+    assert [(f.code, f.message, f.line, f.card_id) for f in fast] == [
+        (f.code, f.message, f.line, f.card_id) for f in lines]
