@@ -59,7 +59,7 @@ _count = attrgetter("count")
 # (``rules._base.Memo``). ``_SEEN`` is written last, so a card is never seen before what
 # was learnt from it is in place.
 _SEEN: dict[int, Card] = {}  # passcode -> the card learnt from
-_ALIASED: set[int] = set()  # passcodes whose card counts as another (canonical != passcode)
+_ALIASED: dict[int, int] = {}  # passcode -> canonical, for cards that count as another
 _SPECIAL: dict[int, int] = {}  # passcode -> HAS_TOKEN or HAS_SKILL
 _BUCKETS: dict[int, str] = {}  # passcode -> its Main Deck composition bucket, or "skill"
 _ORDINARY: set[int] = set()  # passcodes of neither _ALIASED nor _SPECIAL
@@ -78,14 +78,14 @@ def _learn(ids: dict[int, int], cards: list[Card | None]) -> None:
             _EPOCH[0] += 1
             del _SEEN[cid]
             _ORDINARY.discard(cid)
-            _ALIASED.discard(cid)
+            _ALIASED.pop(cid, None)
             _SPECIAL.pop(cid, None)
             _BUCKETS.pop(cid, None)
         if card is None:
             continue
         kind = card.kind
         if card.canonical != cid:
-            _ALIASED.add(cid)
+            _ALIASED[cid] = card.canonical
         if kind == "token":
             _SPECIAL[cid] = HAS_TOKEN
         elif kind == "skill":
@@ -145,14 +145,11 @@ def _tally(
         if not _SPECIAL.keys().isdisjoint(copies):
             for cid in copies:
                 flags |= _SPECIAL.get(cid, 0)
-        if _ALIASED.isdisjoint(copies):
+        if _ALIASED.keys().isdisjoint(copies):
             by_canonical = copies  # every card is its own canonical card
-        else:
+        else:  # by canonical card (a passcode not in _ALIASED is its own), first-seen order
             by_canonical = {}
-            for cid, n in copies.items():
-                card = card_of[cid]
-                c = card.canonical if card is not None else cid
-                by_canonical[c] = by_canonical.get(c, 0) + n
+            _count_elements(by_canonical, map(_ALIASED.get, ids, ids))
     buckets: dict[str | None, int] = {}
     _count_elements(buckets, map(_BUCKETS.get, ids[:nm]))  # None: an unknown card
     comp = {"monster": buckets.get("monster", 0), "spell": buckets.get("spell", 0),
