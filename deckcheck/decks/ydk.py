@@ -27,7 +27,8 @@ def _number(digits: str) -> int:
     return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
 
 #: passcode line -> its int, the same int object for every deck of a run. Besides sparing
-#: ``int()`` (the str's hash is cheaper), one object per passcode makes every dict and set
+#: ``int()`` (the str's hash is cheaper) and the check that a block of lines is all digits
+#: (a line found here is a passcode), one object per passcode makes every dict and set
 #: lookup by passcode downstream (the deck's counts, the card cache, the engine's per-card
 #: memo) an identity match instead of a comparison of two equal ints. Only passcodes (lines
 #: of at most 10 digits, at most UINT32_MAX) are kept, and at most ``_INTS_MAX`` of them
@@ -125,23 +126,25 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     for stop in (*specials, end):
         if stop > start:  # passcode lines start..stop-1
             block = lines[start:stop]
-            joined = "".join(block)
-            if not joined:  # blank lines only: skipped, as the general reader skips them
-                rows: range | list[int] = range(0)
-            elif not (joined.isascii() and joined.encode().isdigit()):
-                return None
-            elif "" in block:  # blank lines among the passcodes: skipped, numbering kept
-                rows = [r for r in range(start, stop) if lines[r]]
-                block = [x for x in block if x]
-            else:
-                rows = range(start, stop)
-            if rows:
-                try:  # the passcodes' ints as read before (each at most UINT32_MAX)
-                    ids = list(map(_INTS.__getitem__, block))
-                except KeyError:
+            try:  # every line a passcode read before (``_INTS`` holds no other line)
+                ids = list(map(_INTS.__getitem__, block))
+                rows: range | list[int] = range(start, stop)
+            except KeyError:
+                joined = "".join(block)
+                if not joined:  # blank lines only: skipped, as the general reader skips them
+                    rows = range(0)
+                elif not (joined.isascii() and joined.encode().isdigit()):
+                    return None
+                elif "" in block:  # blank lines among the passcodes: skipped, numbering kept
+                    rows = [r for r in range(start, stop) if lines[r]]
+                    block = [x for x in block if x]
+                else:
+                    rows = range(start, stop)
+                if rows:
                     ids = _learn_ints(block)
                     if max(ids) > UINT32_MAX:
                         return None
+            if rows:
                 ids_to.extend(ids)
                 rows_to.extend(rows)
                 seen_content = True
