@@ -338,10 +338,23 @@ def check_deck(
         tuple(findings),
         fmt.id,
         banlist.name if banlist else None,
-        banlist.effective.isoformat() if banlist else None,
+        _iso(banlist.effective) if banlist else None,
         comp,
         player,
     )
+
+
+_ISO: dict[dt.date, str] = {}
+
+
+def _iso(day: dt.date) -> str:
+    """``day.isoformat()``, remembered (a batch asks for its list's date on every deck)."""
+    got = _ISO.get(day)
+    if got is None:
+        if len(_ISO) > 64:
+            _ISO.clear()
+        got = _ISO[day] = day.isoformat()
+    return got
 
 
 def _legal(findings: list[Finding]) -> bool:

@@ -67,12 +67,14 @@ def finding_json(f: Finding) -> str:
         raise _Other
     out = (head[0] + encode_basestring(message) + head[1]
            + (int.__repr__(line) if type(line) is int else _v(line)))  # fmt: skip
-    if f.card_id is not None:
-        out += f', "card": {{"id": {_v(f.card_id)}, "name": {_v(f.card_name)}}}'
-    if f.count is not None:
-        out += f', "count": {_v(f.count)}'
-    if f.limit is not None:
-        out += f', "limit": {_v(f.limit)}'
+    cid, name, count, limit = f.card_id, f.card_name, f.count, f.limit
+    if cid is not None:  # (an int and a str, nearly always: written without ``_v``)
+        out += (f', "card": {{"id": {int.__repr__(cid) if type(cid) is int else _v(cid)}, '
+                f'"name": {encode_basestring(name) if type(name) is str else _v(name)}}}')
+    if count is not None:
+        out += f', "count": {int.__repr__(count) if type(count) is int else _v(count)}'
+    if limit is not None:
+        out += f', "limit": {int.__repr__(limit) if type(limit) is int else _v(limit)}'
     if f.waived:
         out += ', "waived": true'
     return out + "}"
