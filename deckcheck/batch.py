@@ -70,19 +70,18 @@ class Checker:
         if hint is None or hint == job.fmt.id:
             return job.fmt, job.banlist
         if hint not in self._formats:
-            from deckcheck import notes
             from deckcheck.errors import DeckcheckError
             from deckcheck.formats import get_format, list_for
 
             try:
                 fmt = get_format(hint, extra_files=job.format_files)
                 self._formats[hint] = (fmt, list_for(fmt.at(job.date), job.date, job.banlist_ref))
-                notes.note(f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
-                           "--format overrides it)")  # fmt: skip
+                _note(f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
+                      "--format overrides it)", hint)  # fmt: skip
             except DeckcheckError as exc:
                 self._formats[hint] = None
-                notes.note(f"{deck.source}: '#format {hint}' line not used ({exc}); "
-                           f"checked as {job.fmt.name}")  # fmt: skip
+                _note(f"{deck.source}: '#format {hint}' line not used ({exc}); "
+                      f"checked as {job.fmt.name}", hint)  # fmt: skip
         got = self._formats[hint]
         return got if got is not None else (job.fmt, job.banlist)
 
@@ -127,6 +126,46 @@ class Checker:
 _WORKER: Checker | None = None
 #: a worker's renderer and tally, for ``run_output``'s chunks (None for ``run_batch``'s)
 _RENDER: tuple[Any, Any] | None = None
+#: in a worker: the notes of the chunk being checked, (key, text), sent back with its answer
+#: (``_pooled`` says them in the parent); None in the process that owns stderr
+_KEPT: list[tuple[str | None, str]] | None = None
+
+
+def _note(text: str, key: str | None = None) -> None:
+    """A note, said at once; in a worker, kept for the parent. ``key``: a note said once per
+    run for its key (a ``#format`` line's format: each worker says it for the first deck it
+    meets, the parent only for the first in input order, as one process would)."""
+    if _KEPT is not None:
+        _KEPT.append((key, text))
+    else:
+        from deckcheck import notes
+
+        notes.note(text)
+
+
+def _keep(text: str) -> None:
+    """A worker's notes sink: every note of library code (a legacy encoding detected, …)."""
+    if _KEPT is not None:
+        _KEPT.append((None, text))
+
+
+def _kept() -> list[tuple[str | None, str]]:
+    """The notes kept for the chunk just checked (a fresh list for the next)."""
+    global _KEPT
+    got, _KEPT = _KEPT or [], []
+    return got
+
+
+def _say(kept: list[tuple[str | None, str]], keys: set[str]) -> None:
+    """Say a worker's notes in the parent, a keyed one only the first time its key comes."""
+    from deckcheck import notes
+
+    for key, text in kept:
+        if key is not None:
+            if key in keys:
+                continue
+            keys.add(key)
+        notes.note(text)
 
 #: below this many decks ``--jobs auto`` stays in this process (a pool costs more to start
 #: than it saves on fewer decks)
@@ -137,14 +176,16 @@ CHUNK = 64
 
 
 def _init_worker(job: Job, output: Output | None = None) -> None:
-    global _WORKER, _RENDER
+    global _WORKER, _RENDER, _KEPT
     import deckcheck.carddb
     from deckcheck import notes
 
-    # The parent has already said once that the built-in sample is in use; a forked worker
-    # drops its notes as a spawned one always did (the parent owns stderr and says each once).
+    # The parent has already said once that the built-in sample is in use; the notes of the
+    # decks (a "#format" line, a legacy encoding) go back with each chunk's answer, and the
+    # parent says them (it owns stderr).
     deckcheck.carddb.mark_sample_noted()
-    notes.set_sink(None)
+    _KEPT = []
+    notes.set_sink(_keep)
     _WORKER = Checker(job)  # its own database connection (none is carried over a fork)
     if output is not None:
         import io
@@ -154,18 +195,19 @@ def _init_worker(job: Job, output: Output | None = None) -> None:
         _RENDER = (renderer, output.tally())
 
 
-def _work(items: list[Item]) -> list[DeckReport]:
+def _work(items: list[Item]) -> tuple[list[DeckReport], list[tuple[str | None, str]]]:
+    """A chunk's reports, and its notes."""
     assert _WORKER is not None
-    return [_WORKER(item) for item in items]
+    return [_WORKER(item) for item in items], _kept()
 
 
-def _work_rendered(items: list[Item]) -> tuple[str, Any]:
+def _work_rendered(items: list[Item]) -> tuple[tuple[str, Any], list[tuple[str | None, str]]]:
     """A chunk tallied and rendered here: its text and its tally's part, all the parent
-    needs (no report crosses the pipe)."""
+    needs (no report crosses the pipe), and its notes."""
     assert _WORKER is not None and _RENDER is not None
     renderer, tally = _RENDER
     shown = [r for r in map(tally.take, map(_WORKER, items)) if r is not None]
-    return renderer.decks_text(shown), tally.part()
+    return (renderer.decks_text(shown), tally.part()), _kept()
 
 
 def cores() -> int:
@@ -315,7 +357,20 @@ def _pooled(
     output: Output | None = None,
 ) -> Iterator[Any]:  # fmt: skip
     """``work``'s answer for each chunk of decks over ``workers`` processes, at most two
-    chunks a worker in flight (memory stays flat however many decks), in input order."""
+    chunks a worker in flight (memory stays flat however many decks), in input order; the
+    notes of each chunk's decks are said here before its answer is handed on."""
+    keys: set[str] = set()
+    for answer, kept in _answers(items, job, workers, known, work, output):
+        if kept:
+            _say(kept, keys)
+        yield answer
+
+
+def _answers(
+    items: Iterator[Item] | list[Item], job: Job, workers: int, known: int, work: Any,
+    output: Output | None,
+) -> Iterator[Any]:  # fmt: skip
+    """``_pooled`` without the notes: each chunk's (answer, notes), in input order."""
     chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
     initargs = (job,) if output is None else (job, output)
     from deckcheck import forkpool

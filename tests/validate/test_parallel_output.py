@@ -214,3 +214,39 @@ def test_a_killed_worker_is_one_error_line_and_exit_2(
     err = capsys.readouterr().err
     assert "deckcheck: error: a --jobs worker process ended without answering" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("pool", ["forkpool", "multiprocessing"])
+def test_notes_of_the_decks_come_back_from_the_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: str
+) -> None:
+    """What a deck makes ``validate`` say (its "#format" line used or not, a legacy encoding
+    detected) is said with ``--jobs 2`` as with ``--jobs 1``: each "#format" note once, for
+    the first deck in input order, and every encoding note; over either pool."""
+    if pool == "multiprocessing":
+        from deckcheck import forkpool
+
+        monkeypatch.setattr(forkpool, "usable", lambda: False)
+    root = tmp_path / "decks"
+    root.mkdir()
+    legal = (EXAMPLES / "dm6" / "legal.ydk").read_text(encoding="utf-8")
+    ja = (EXAMPLES / "text" / "dm6-ja.txt").read_text(encoding="utf-8")
+    for i in range(200):
+        if i % 50 == 7:
+            (root / f"d{i:03d}.txt").write_bytes(ja.encode("cp932"))  # a legacy encoding
+        elif i % 3 == 0:
+            (root / f"d{i:03d}.ydk").write_text("#format dm5\n" + legal, encoding="utf-8")
+        elif i % 3 == 1 and i > 60:  # first met in a later chunk than the dm6 ones
+            (root / f"d{i:03d}.ydk").write_text("#format nosuch\n" + legal, encoding="utf-8")
+        else:
+            (root / f"d{i:03d}.ydk").write_text(legal, encoding="utf-8")
+    # the run's format from a config file: no --format, so the decks' own lines count
+    config = tmp_path / "deckcheck.toml"
+    config.write_text('format = "dm6"\n', encoding="utf-8")
+    one, two = both("--config", str(config), "--date", "2026-06-01", "--include", "*.txt",
+                    str(root))  # fmt: skip
+    err = one[2]
+    assert err.count("checked as Duel Monsters 5") == 1 and "d000.ydk: checked as Duel" in err
+    assert err.count("'#format nosuch' line not used") == 1 and "d061.ydk: '#format" in err
+    assert err.count("read as cp932") == 4
+    assert one == two
