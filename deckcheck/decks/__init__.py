@@ -20,8 +20,10 @@ __all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sn
 
 # A passcode line for sniffing: digits alone, or a 5+ digit passcode and a comment after it.
 # "3 Pot of Greed" is a decklist line, not a passcode line.
-_YDK_LINE = re.compile(r"\s*(?:[0-9]+|[0-9]{5,}\s*(?:#|--|//|-\s).*|[#!].*)?\s*")
-_MARKER = re.compile(r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$", re.IGNORECASE)
+_YDK_LINE = r"\s*(?:[0-9]+|[0-9]{5,}\s*(?:#|--|//|-\s).*|[#!].*)?\s*"
+_MARKER = r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$"
+#: the two compiled on first use: a file with a marker as clients write it needs neither
+_COMPILED: list[re.Pattern[str]] = []
 
 
 def sniff(lines: list[str], source: str = "") -> str:
@@ -38,13 +40,16 @@ def sniff(lines: list[str], source: str = "") -> str:
     if "#main" in lines or "#extra" in lines or "!side" in lines:
         return "ydk"  # a marker as clients write it (the loop below finds any spelling)
     suffix = os.path.splitext(source)[1].lower()
+    if not _COMPILED:
+        _COMPILED[:] = [re.compile(_MARKER, re.IGNORECASE), re.compile(_YDK_LINE)]
+    is_marker, ydk_line = _COMPILED
     ydk_like = other = 0
     for line in lines:
         if not line.strip():
             continue
-        if _MARKER.match(line):
+        if is_marker.match(line):
             return "ydk"
-        if _YDK_LINE.fullmatch(line):
+        if ydk_line.fullmatch(line):
             if line.strip()[0] not in "#!":
                 ydk_like += 1
         else:

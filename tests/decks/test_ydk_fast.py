@@ -128,9 +128,11 @@ def _sniff_line_by_line(lines: list[str], source: str) -> str:
     """``decks.sniff`` as it was before its shortcuts (a suffix test per deck, a regex per
     line): what the shortcuts must agree with."""
     import os
+    import re
 
-    from deckcheck.decks import _MARKER, _YDK_LINE
+    from deckcheck import decks
 
+    marker, ydk_line = re.compile(decks._MARKER, re.IGNORECASE), re.compile(decks._YDK_LINE)
     suffix = os.path.splitext(source)[1].lower()
     if suffix == ".txt":
         return "text"
@@ -138,9 +140,9 @@ def _sniff_line_by_line(lines: list[str], source: str) -> str:
     for line in lines:
         if not line.strip():
             continue
-        if _MARKER.match(line):
+        if marker.match(line):
             return "ydk"
-        if _YDK_LINE.fullmatch(line):
+        if ydk_line.fullmatch(line):
             if line.strip()[0] not in "#!":
                 ydk_like += 1
         else:

@@ -183,3 +183,32 @@ def test_limits_on_artworks_find_the_same_on_both_tallies(
     fast, lines = _findings(deck, fmt, bl, db, True), _findings(again, fmt, bl, db, False)
     assert [(f.code, f.message, f.line, f.card_id) for f in fast] == [
         (f.code, f.message, f.line, f.card_id) for f in lines]
+
+
+_COMMENT = st.one_of(
+    st.text(alphabet="#!fFpPoOrRmMaAtTlLyYeE :=\t\x1c\u3000\u2028xcb1é", max_size=16),
+    st.sampled_from(["#format ocg", "# Player: Ann", "#created by X", "#FORMAT=tcg", "#",
+                     "#\u3000player Bo", "  #format  goat  ", "#formatx", "#main"]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_COMMENT, max_size=4))
+def test_deck_header_reads_what_its_pattern_reads(comments: list[str]) -> None:
+    """``deck_header`` skips the pattern for comments that cannot be a "#format"/"#player"
+    line: it finds what the pattern over every comment finds."""
+    import re
+
+    from deckcheck.inputs import _HEADER, deck_header
+
+    fmt = player = None
+    for line in comments:
+        m = re.match(_HEADER, line.strip(), re.IGNORECASE)
+        if m is None:
+            continue
+        key, value = m.group(1).lower(), m.group(2)
+        if key == "format" and fmt is None and " " not in value:
+            fmt = value.lower()
+        elif key == "player" and player is None:
+            player = value
+    assert deck_header(Deck("d.ydk", comments=comments)) == (fmt, player)
