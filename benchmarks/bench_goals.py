@@ -56,6 +56,9 @@ def env_for(home: Path) -> dict[str, str]:
     env = {**os.environ, "DECKCHECK_HOME": str(home), "PYTHONPATH": str(REPO)}
     env.pop("GITHUB_ACTIONS", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's install has its bytecode compiled
+    # as a user's shell runs them: stdout buffered (a shell that sets PYTHONUNBUFFERED, as
+    # some sandboxes do, makes every write of deckcheck and of refcheck a system call)
+    env.pop("PYTHONUNBUFFERED", None)
     return env
 
 
