@@ -48,6 +48,48 @@ def test_help_imports_no_subcommand() -> None:
     assert code == 0 and "deckcheck.commands.formats" in modules
 
 
+#: what the one-deck validate path must not import (issue 18 P1): pathlib alone pulled
+#: fnmatch, ntpath, urllib, urllib.parse and ipaddress, about 8 ms of a 150 ms command
+_NOT_ON_VALIDATE = ("pathlib", "urllib", "urllib.parse", "fnmatch", "ipaddress")
+
+
+def _state_home(home: Path, real_home_dir: Path) -> None:
+    """``home`` in the installed-state layout (``current`` -> ``state-1``) over the real
+    database and lists (linked, not copied)."""
+    state = home / "state-1"
+    state.mkdir()
+    (state / "cards.sqlite3").symlink_to(real_home_dir / "cards.sqlite3")
+    (state / "banlists").symlink_to(real_home_dir / "banlists", target_is_directory=True)
+    (home / "current").symlink_to("state-1")
+
+
+@pytest.mark.parametrize("layout", ["state", "flat"])
+def test_one_deck_validate_imports_no_pathlib(
+    layout: str, real_home_dir: Path, shared_data: Path, isolated_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if layout == "state":
+        _state_home(isolated_home, real_home_dir)
+    else:
+        monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
+        monkeypatch.setenv("DECKCHECK_CACHE", str(isolated_home / "cache"))
+    deck = str(sorted((shared_data / "decks").rglob("*.ydk"))[0])
+    args = ("validate", "--date", "2026-06-01", deck)
+    cold, cold_out, _ = _imported_by(*args)  # compiles the caches (yaml, pathlib and all)
+    code, out, modules = _imported_by(*args)
+    assert code == cold and code in (0, 1) and out == cold_out
+    assert out.startswith(deck + ": ") and "(effective 2026-05-01)" in out  # the real list
+    assert "deckcheck.carddb.db" in modules and "sqlite3" in modules  # the real database
+    assert "yaml" not in modules  # warm: the compiled caches were read
+    assert not set(_NOT_ON_VALIDATE) & modules
+    # The probe sees pathlib where a run needs it (a format file named on the command line):
+    # the check above can fail.
+    fmt = isolated_home / "mine.yaml"
+    fmt.write_text("id: mine\nname: Mine\nextends: tcg\n", encoding="utf-8")
+    code, out, modules = _imported_by(*args[:-1], "--format-file", str(fmt), deck)
+    assert code == cold and "pathlib" in modules
+
+
 def test_unexpected_exception_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
