@@ -61,7 +61,9 @@ def _stat_key(p: Path | str) -> list[Any] | None:
 def _read_cache(p: str | Path) -> Any:
     try:
         with open(p, "rb") as f:
-            return marshal.load(f)
+            # loads of the whole file, not load(f): load reads a file object piece by piece
+            # (a readinto call per string), ten times slower on these caches (~5 ms a run)
+            return marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None  # missing or damaged cache: rebuild
 
