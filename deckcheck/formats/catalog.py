@@ -37,7 +37,16 @@ CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in th
 #: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
-_DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
+#: a list file's name (``_is_date_file`` checks it without compiling it at start-up)
+DATE_FILE = r"^\d{4}-\d{2}-\d{2}\.ya?ml$"
+
+
+def _is_date_file(name: str) -> bool:
+    """``re.match(DATE_FILE, name)`` by hand (``\\d``: any Unicode digit, as ``isdecimal``;
+    ``$`` also matches before one final newline)."""
+    n = name[:-1] if name[-1:] == "\n" else name
+    return n[10:] in (".yaml", ".yml") and n[4:5] + n[7:8] == "--" and (
+        n[:4] + n[5:7] + n[8:10]).isdecimal()
 
 
 # --------------------------------------------------------------------------- helpers
@@ -73,13 +82,14 @@ def _write_cache(path: str | Path, data: Any) -> None:
     write_atomic(path, marshal.dumps(data))
 
 
-_NAME_DATE = re.compile(r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
+# compiled on first use (re's own cache): only a list asked for by name needs it
+_NAME_DATE = r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)"
 
 
 def name_key(name: str) -> str:
     """List names compared loosely: case, spacing, and "2025.04" == "2025.4" (YGOPro style)."""
     s = " ".join(name.split()).casefold()
-    m = _NAME_DATE.match(s)
+    m = re.match(_NAME_DATE, s)
     if m:
         parts = [m.group(1), str(int(m.group(2)))] + ([str(int(m.group(3)))] if m.group(3) else [])
         s = ".".join(parts) + s[m.end() :]
@@ -178,7 +188,7 @@ class ListStore:
                 files.extend(
                     e.path
                     for e in sorted(os.scandir(fam.path), key=lambda e: e.name)
-                    if _DATE_FILE.match(e.name) and e.is_file()
+                    if _is_date_file(e.name) and e.is_file()
                 )
         return files
 
