@@ -177,3 +177,60 @@ def test_main_in_process_leaves_the_collector_as_it_was() -> None:
     assert cli.main(["validate", "--format", "dm6", str(DM6 / "legal.ydk")]) == 0
     assert cli.main(["formats"]) == 0
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+# The console script ends a finished `validate` without the interpreter's teardown
+# (deckcheck.startup.leave). A fresh interpreter shows what can be seen: the report, the
+# exit code, the atexit callbacks; a wrapped os._exit says whether the teardown was skipped.
+_EXIT_PROBE = (
+    "import atexit, os, sys, threading, time, types\n"
+    "real_exit = os._exit\n"
+    "def spy_exit(code):\n"
+    "    sys.stderr.write('teardown skipped\\n')\n"
+    "    sys.stderr.flush()\n"
+    "    real_exit(code)\n"
+    "os._exit = spy_exit\n"
+    "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+    "how, *args = sys.argv[1:]\n"
+    "sys.argv = ['deckcheck', *args]\n"
+    "if how == 'thread':\n"
+    "    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    "if how == 'harness':  # entry called by a program's own module, not as the program\n"
+    "    harness = types.ModuleType('harness')\n"
+    "    exec('from deckcheck.cli import entry\\ndef go():\\n    entry()\\n', harness.__dict__)\n"
+    "    harness.go()\n"
+    "from deckcheck.cli import entry\n"
+    "entry()\n"
+)
+
+
+def _exit_probe(how: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", _EXIT_PROBE, how, *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_console_script_validate_skips_only_the_teardown() -> None:
+    legal, illegal = str(DM6 / "legal.ydk"), str(DM6 / "illegal.ydk")
+    want = cli.main(["validate", "--format", "dm6", illegal])
+    for deck, code in ((legal, 0), (illegal, want)):
+        proc = _exit_probe("main", "validate", "--format", "dm6", deck)
+        assert proc.returncode == code and code in (0, 1)
+        assert proc.stdout.startswith(deck + ": ")  # the report, flushed
+        assert "1 deck checked" in proc.stderr  # the summary line, flushed
+        assert "atexit ran" in proc.stderr  # the callbacks a normal exit runs
+        assert proc.stderr.endswith("atexit ran\nteardown skipped\n")
+
+
+@pytest.mark.parametrize("how", ["thread", "harness"])
+def test_console_script_exits_normally_when_something_could_tell(how: str) -> None:
+    # another thread running, or entry() called from a program: sys.exit and the teardown
+    proc = _exit_probe(how, "validate", "--format", "dm6", str(DM6 / "legal.ydk"))
+    assert proc.returncode == 0 and proc.stdout.startswith(str(DM6 / "legal.ydk") + ": ")
+    assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr
+
+
+def test_other_commands_and_errors_exit_normally() -> None:
+    for args, code in ((("formats",), 0), (("validate", "/no/such/deck.ydk"), 2)):
+        proc = _exit_probe("main", *args)
+        assert proc.returncode == code
+        assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr

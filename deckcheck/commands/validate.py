@@ -237,6 +237,7 @@ def validate(
         for note in sheet_notes:
             err.write(note + "\n")
         err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
+    startup.done()  # all written: the console script may skip the interpreter's teardown
     return exit_code(summary, strict)
 
 
