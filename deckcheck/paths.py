@@ -168,14 +168,14 @@ def state_folder() -> str:
 
 
 def _resolve_state(home: str) -> tuple[str, int | None]:
-    import fcntl
-
     link = join(home, CURRENT)
     for _ in range(100):
         try:
             target = os.readlink(link)
         except OSError:
             return home, None
+        import fcntl  # a home with installed states only (an older layout needs no lock)
+
         state = join(home, target)
         try:
             fd = os.open(state, os.O_RDONLY | os.O_DIRECTORY)
