@@ -189,11 +189,12 @@ def os_error_text(exc: OSError) -> str:
 
 def entry() -> None:
     """The console script and ``python -m deckcheck``: ``main`` with the cyclic garbage
-    collector held off during start-up (``deckcheck.startup``), then the exit code."""
+    collector held off during start-up, then the exit code (``deckcheck.startup.leave``:
+    after ``validate``, without the interpreter's teardown)."""
     startup.hold()
     code = main()
     startup.finish()
-    sys.exit(code)
+    startup.leave(code, sys._getframe(1).f_globals.get("__name__"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

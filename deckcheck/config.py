@@ -15,10 +15,13 @@ In a folder, ``deckcheck.toml`` wins over ``pyproject.toml``; a ``pyproject.toml
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import InputError
+from deckcheck.paths import is_file, str_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: key -> (type, default, what it means); the default is what no config means.
 KEYS: dict[str, tuple[type, Any, str]] = {
@@ -39,18 +42,28 @@ OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
 class Config:
     """The settings of one config file (or none), checked, with where they came from.
 
-    A plain class (what ``@dataclass`` made, without its cost on every start)."""
+    A plain class (what ``@dataclass`` made, without its cost on every start). The file is
+    kept as a string (``str(path)``) and made a ``Path`` only when ``path`` or ``base`` is
+    asked for: ``validate`` reads ``file``/``folder``/``label`` and imports no pathlib."""
 
-    path: Path | None
     values: dict[str, Any]
 
-    def __init__(self, path: Path | None = None, values: dict[str, Any] | None = None):
-        self.path = path
+    def __init__(self, path: str | Path | None = None, values: dict[str, Any] | None = None):
+        self.file: str | None = str_path(path) if path is not None else None
         self.values = {} if values is None else values
+
+    @property
+    def path(self) -> Path | None:
+        """The config file, or None."""
+        if self.file is None:
+            return None
+        from pathlib import Path
+
+        return Path(self.file)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            return (self.path, self.values) == (other.path, other.values)  # type: ignore[attr-defined]
+            return (self.file, self.values) == (other.file, other.values)  # type: ignore[attr-defined]
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -64,11 +77,18 @@ class Config:
         return self.path.parent if self.path is not None else None
 
     @property
+    def folder(self) -> str | None:
+        """``str(base)``: the folder ``include``/``exclude`` patterns are relative to."""
+        if self.file is None:
+            return None
+        return str_path(os.path.dirname(self.file) or ".")
+
+    @property
     def label(self) -> str:
-        if self.path is None:
+        if self.file is None:
             return "default"
-        table = " [tool.deckcheck]" if self.path.name == "pyproject.toml" else ""
-        return f"{self.path}{table}"
+        table = " [tool.deckcheck]" if _name(self.file) == "pyproject.toml" else ""
+        return f"{self.file}{table}"
 
     def get(self, key: str) -> Any:
         if key in self.values:
@@ -79,33 +99,52 @@ class Config:
         return self.label if key in self.values else "default"
 
 
+def _name(file: str) -> str:
+    # Path(file).name of a str_path
+    return os.path.basename(file) if file not in ("/", "//", ".") else ""
+
+
 def find_config(start: str | Path | None = None) -> Path | None:
     """The nearest ``deckcheck.toml`` or ``pyproject.toml`` with ``[tool.deckcheck]``."""
-    d = Path(os.path.abspath(start if start is not None else os.getcwd()))
-    for folder in (d, *d.parents):
-        own = folder / "deckcheck.toml"
-        if own.is_file():
+    found = _find(start)
+    if found is None:
+        return None
+    from pathlib import Path
+
+    return Path(found)
+
+
+def _find(start: str | Path | None) -> str | None:
+    # find_config as a string: the folder and each parent, as Path(...).parents walks them
+    d = str_path(os.path.abspath(start if start is not None else os.getcwd()))
+    while True:
+        own = os.path.join(d, "deckcheck.toml")
+        if is_file(own):
             return own
-        py = folder / "pyproject.toml"
-        if py.is_file() and _has_table(py):
+        py = os.path.join(d, "pyproject.toml")
+        if is_file(py) and _has_table(py):
             return py
-    return None
+        up = os.path.dirname(d)
+        if up == d:
+            return None
+        d = up
 
 
-def _has_table(path: Path) -> bool:
+def _has_table(path: str) -> bool:
     # A cheap look first: most pyproject.toml files on the way up have no such table.
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
     except OSError:
         return False
     return "tool.deckcheck" in text and "deckcheck" in _parse(path).get("tool", {})
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: str) -> dict[str, Any]:
     import tomllib
 
     try:
-        with path.open("rb") as fh:
+        with open(path, "rb") as fh:
             data: dict[str, Any] = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"not valid TOML: {exc}", where=str(path)) from None
@@ -116,14 +155,14 @@ def _parse(path: Path) -> dict[str, Any]:
 
 def load(start: str | Path | None = None, path: str | Path | None = None) -> Config:
     """The config that applies in ``start`` (or the file ``path``), its values checked."""
-    found = Path(path) if path is not None else find_config(start)
+    found = str_path(path) if path is not None else _find(start)
     if found is None:
         return Config()
     data = _parse(found)
     table = data.get("tool", {}).get("deckcheck")
     if table is None:
-        table = {} if found.name == "pyproject.toml" else data
-    where = f"{found} [tool.deckcheck]" if found.name == "pyproject.toml" else str(found)
+        table = {} if _name(found) == "pyproject.toml" else data
+    where = f"{found} [tool.deckcheck]" if _name(found) == "pyproject.toml" else found
     if not isinstance(table, dict):
         raise InputError("[tool.deckcheck] must be a table", where=where)
     values: dict[str, Any] = {}

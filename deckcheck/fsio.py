@@ -7,8 +7,10 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["NotRegularFile", "TooLarge", "backup_path", "read_bounded", "remove_others",
            "replacing", "resolve_target", "sha256_bytes", "sha256_file", "write_atomic"]
@@ -32,6 +34,8 @@ def resolve_target(path: str | os.PathLike[str]) -> Path:
     """The file a write to ``path`` must change: symlinks followed (an edit of ``link.ydk``
     edits the deck it points to, the link stays a link). NotRegularFile when that file
     exists and is not a regular file."""
+    from pathlib import Path  # writers only: the read path imports no pathlib
+
     target = Path(os.path.realpath(path))
     try:
         st = os.stat(target)
@@ -56,6 +60,8 @@ def backup_path(target: str | os.PathLike[str]) -> Path:
     """Where the complete new text of a file with several hard links waits while the file is
     rewritten in place (``<name>.deckcheck-backup``): left there only when that rewrite was
     interrupted, and looked for by the next edit (``deckedit.files.load``)."""
+    from pathlib import Path
+
     t = Path(target)
     return t.with_name(t.name[:200] + ".deckcheck-backup")
 
@@ -142,6 +148,7 @@ def replacing(
     Raises OSError.
     """
     import tempfile  # writers only: the warm validate path never imports it
+    from pathlib import Path
 
     target = resolve_target(path)
     folder = target.parent
@@ -255,7 +262,7 @@ def read_bounded(source: str | os.PathLike[str] | BinaryIO, max_bytes: int) -> b
         size = os.stat(source).st_size
         if size > max_bytes:
             raise TooLarge(size, max_bytes)
-        with Path(source).open("rb") as f:
+        with open(source, "rb") as f:  # no Path(): readers call this per deck
             data = f.read(max_bytes + 1)
             if len(data) > max_bytes:  # grew since the stat
                 raise TooLarge(max(os.fstat(f.fileno()).st_size, len(data)), max_bytes)
@@ -291,7 +298,7 @@ def sha256_file(path: str | os.PathLike[str]) -> str:
     import hashlib
 
     h = hashlib.sha256()
-    with Path(path).open("rb") as f:
+    with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()

@@ -8,11 +8,13 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from operator import attrgetter
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import InputError
 from deckcheck.model import Deck
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: what a folder walk picks up for ``validate`` by default (text decklists only when
 #: configured with ``include`` or named on the command line: a folder holds other .txt files)
@@ -294,6 +296,8 @@ def file_stem(path: str) -> str:
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:
     """Deck files named by ``inputs``: files as given, folders searched recursively (sorted
     by path); a missing path or a folder without decks is an ``InputError``."""
+    from pathlib import Path  # ``banlist diff --deck`` only: the validate path makes no Path
+
     out: list[Path] = []
     for p in inputs:
         if p.is_dir():
@@ -408,7 +412,7 @@ def name_score(text: str) -> tuple[int, int]:
         deck = decks.read_string(text, source="<encoding>")
     except InputError:
         return (1 << 30, 1 << 30)
-    where = str(paths.database_path())
+    where = paths.database_file()
     if not _scoring or _scoring[0] != where:
         from deckcheck.carddb import open_db
         from deckcheck.lookup import Index

@@ -48,6 +48,48 @@ def test_help_imports_no_subcommand() -> None:
     assert code == 0 and "deckcheck.commands.formats" in modules
 
 
+#: what the one-deck validate path must not import (issue 18 P1): pathlib alone pulled
+#: fnmatch, ntpath, urllib, urllib.parse and ipaddress, about 8 ms of a 150 ms command
+_NOT_ON_VALIDATE = ("pathlib", "urllib", "urllib.parse", "fnmatch", "ipaddress")
+
+
+def _state_home(home: Path, real_home_dir: Path) -> None:
+    """``home`` in the installed-state layout (``current`` -> ``state-1``) over the real
+    database and lists (linked, not copied)."""
+    state = home / "state-1"
+    state.mkdir()
+    (state / "cards.sqlite3").symlink_to(real_home_dir / "cards.sqlite3")
+    (state / "banlists").symlink_to(real_home_dir / "banlists", target_is_directory=True)
+    (home / "current").symlink_to("state-1")
+
+
+@pytest.mark.parametrize("layout", ["state", "flat"])
+def test_one_deck_validate_imports_no_pathlib(
+    layout: str, real_home_dir: Path, shared_data: Path, isolated_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if layout == "state":
+        _state_home(isolated_home, real_home_dir)
+    else:
+        monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
+        monkeypatch.setenv("DECKCHECK_CACHE", str(isolated_home / "cache"))
+    deck = str(sorted((shared_data / "decks").rglob("*.ydk"))[0])
+    args = ("validate", "--date", "2026-06-01", deck)
+    cold, cold_out, _ = _imported_by(*args)  # compiles the caches (yaml, pathlib and all)
+    code, out, modules = _imported_by(*args)
+    assert code == cold and code in (0, 1) and out == cold_out
+    assert out.startswith(deck + ": ") and "(effective 2026-05-01)" in out  # the real list
+    assert "deckcheck.carddb.db" in modules and "sqlite3" in modules  # the real database
+    assert "yaml" not in modules  # warm: the compiled caches were read
+    assert not set(_NOT_ON_VALIDATE) & modules
+    # The probe sees pathlib where a run needs it (a format file named on the command line):
+    # the check above can fail.
+    fmt = isolated_home / "mine.yaml"
+    fmt.write_text("id: mine\nname: Mine\nextends: tcg\n", encoding="utf-8")
+    code, out, modules = _imported_by(*args[:-1], "--format-file", str(fmt), deck)
+    assert code == cold and "pathlib" in modules
+
+
 def test_unexpected_exception_is_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -135,3 +177,60 @@ def test_main_in_process_leaves_the_collector_as_it_was() -> None:
     assert cli.main(["validate", "--format", "dm6", str(DM6 / "legal.ydk")]) == 0
     assert cli.main(["formats"]) == 0
     assert gc.isenabled() and gc.get_freeze_count() == frozen
+
+
+# The console script ends a finished `validate` without the interpreter's teardown
+# (deckcheck.startup.leave). A fresh interpreter shows what can be seen: the report, the
+# exit code, the atexit callbacks; a wrapped os._exit says whether the teardown was skipped.
+_EXIT_PROBE = (
+    "import atexit, os, sys, threading, time, types\n"
+    "real_exit = os._exit\n"
+    "def spy_exit(code):\n"
+    "    sys.stderr.write('teardown skipped\\n')\n"
+    "    sys.stderr.flush()\n"
+    "    real_exit(code)\n"
+    "os._exit = spy_exit\n"
+    "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
+    "how, *args = sys.argv[1:]\n"
+    "sys.argv = ['deckcheck', *args]\n"
+    "if how == 'thread':\n"
+    "    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    "if how == 'harness':  # entry called by a program's own module, not as the program\n"
+    "    harness = types.ModuleType('harness')\n"
+    "    exec('from deckcheck.cli import entry\\ndef go():\\n    entry()\\n', harness.__dict__)\n"
+    "    harness.go()\n"
+    "from deckcheck.cli import entry\n"
+    "entry()\n"
+)
+
+
+def _exit_probe(how: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", _EXIT_PROBE, how, *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+def test_console_script_validate_skips_only_the_teardown() -> None:
+    legal, illegal = str(DM6 / "legal.ydk"), str(DM6 / "illegal.ydk")
+    want = cli.main(["validate", "--format", "dm6", illegal])
+    for deck, code in ((legal, 0), (illegal, want)):
+        proc = _exit_probe("main", "validate", "--format", "dm6", deck)
+        assert proc.returncode == code and code in (0, 1)
+        assert proc.stdout.startswith(deck + ": ")  # the report, flushed
+        assert "1 deck checked" in proc.stderr  # the summary line, flushed
+        assert "atexit ran" in proc.stderr  # the callbacks a normal exit runs
+        assert proc.stderr.endswith("atexit ran\nteardown skipped\n")
+
+
+@pytest.mark.parametrize("how", ["thread", "harness"])
+def test_console_script_exits_normally_when_something_could_tell(how: str) -> None:
+    # another thread running, or entry() called from a program: sys.exit and the teardown
+    proc = _exit_probe(how, "validate", "--format", "dm6", str(DM6 / "legal.ydk"))
+    assert proc.returncode == 0 and proc.stdout.startswith(str(DM6 / "legal.ydk") + ": ")
+    assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr
+
+
+def test_other_commands_and_errors_exit_normally() -> None:
+    for args, code in ((("formats",), 0), (("validate", "/no/such/deck.ydk"), 2)):
+        proc = _exit_probe("main", *args)
+        assert proc.returncode == code
+        assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr

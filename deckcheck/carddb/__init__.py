@@ -10,12 +10,15 @@ list limits), the list key (``list_key``: what a list entry names) and the name 
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from deckcheck import notes, paths
 from deckcheck import sqlite as dc_sqlite
 from deckcheck.carddb.db import CardDB, connect_ro, extra_deck_bits, goes_to_extra, region_code
 from deckcheck.errors import DataError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "CardDB", "connect_ro", "extra_deck_bits", "goes_to_extra", "mark_sample_noted", "open_db",
@@ -41,12 +44,13 @@ def open_db(path: Path | str | None = None) -> CardDB:
     database.
     """
     if path is not None:
-        p = Path(path)
-        if not p.is_file():
-            raise DataError("no card database here", where=str(p))
+        p = paths.str_path(path)
+        if not paths.is_file(p):
+            raise DataError("no card database here", where=p)
         return _open_file(p)
-    installed = paths.database_path()
-    if installed.is_file():
+    # a plain string (``str(database_path())``): the one-deck path makes no Path
+    installed = paths.database_file()
+    if paths.is_file(installed):
         return _open_file(installed)
     from deckcheck.carddb import sample
 
@@ -55,7 +59,7 @@ def open_db(path: Path | str | None = None) -> CardDB:
     return db
 
 
-def _open_file(p: Path) -> CardDB:
+def _open_file(p: str) -> CardDB:
     if not dc_sqlite.is_sqlite(p):
         raise DataError(
             "not a deckcheck card database (not SQLite); "

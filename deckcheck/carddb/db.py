@@ -4,16 +4,19 @@ import, names per language, official release data; and where a card is played.""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckcheck import sqlite as dc_sqlite
 from deckcheck.carddb import _common
 from deckcheck.dates import optional_date
 from deckcheck.errors import DataError
 from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format, Scope
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 _CARD_SQL = (
     "SELECT c.id, c.canonical, c.alias_kind, c.type_bits, c.scopes, c.level, c.atk, c.def, "
@@ -70,9 +73,21 @@ def goes_to_extra(card: Card, extra: Format | int) -> bool:
 class CardDB:
     """One opened card database (read-only). Cheap lookups, cached per id."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, *, is_sample: bool = False):
+    _path: str | Path
+
+    @property
+    def path(self) -> Path:
+        """The database file (made a Path when first asked: ``open_db`` gives a string, so
+        the one-deck path imports no ``pathlib``)."""
+        if isinstance(self._path, str):
+            from pathlib import Path
+
+            self._path = Path(self._path)
+        return self._path
+
+    def __init__(self, conn: sqlite3.Connection, path: str | Path, *, is_sample: bool = False):
         self._conn = conn
-        self.path = path
+        self._path = path
         self.is_sample = is_sample
         self._cards: dict[int, Card | None] = {}
         self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
@@ -103,7 +118,7 @@ class CardDB:
         )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
-            st = path.stat()
+            st = os.stat(path)
             self.fingerprint = f"{st.st_mtime_ns:x}-{st.st_size:x}"
 
     # ------------------------------------------------------------------ cards
@@ -514,6 +529,6 @@ class CardDB:
         self._conn.close()
 
 
-def connect_ro(path: Path) -> sqlite3.Connection:
+def connect_ro(path: str | Path) -> sqlite3.Connection:
     """A read-only connection (validation never writes the database)."""
     return dc_sqlite.connect_ro(path, check_same_thread=False)

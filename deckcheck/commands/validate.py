@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
@@ -189,7 +188,7 @@ def validate(
     discovery = Discovery(
         include or cfg.get("include"),
         exclude or cfg.get("exclude"),
-        base=cfg.base if not (include or exclude) else None,
+        base=cfg.folder if not (include or exclude) else None,
     )
     check_paths(inputs)
     if sheets_dir is not None and not os.path.isdir(sheets_dir):
@@ -238,6 +237,7 @@ def validate(
         for note in sheet_notes:
             err.write(note + "\n")
         err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
+    startup.done()  # all written: the console script may skip the interpreter's teardown
     return exit_code(summary, strict)
 
 
@@ -262,7 +262,7 @@ def _install_data_once() -> None:
     """pre-commit on a fresh machine: no card data installed yet, so install it once."""
     from deckcheck import paths
 
-    if paths.database_path().exists():
+    if paths.exists(paths.database_file()):
         return
     from deckcheck.update import run_update
 
@@ -302,7 +302,7 @@ def _write_step_summary(
     assert path is not None
     text = step_summary(rows, meta, summary, strict)
     try:
-        with Path(path).open("a", encoding="utf-8") as fh:
+        with open(path, "a", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as exc:
         raise InputError(f"cannot write the step summary: {exc.strerror or exc}",

@@ -17,7 +17,6 @@ import marshal
 import os
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import dates, paths
@@ -27,6 +26,8 @@ from deckcheck.fsio import sha1_hex
 from deckcheck.model import Banlist, Format
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from deckcheck.formats.compile import CardResolver
 
 #: Makes one card resolver per list file compiled (see ``formats.compile.CardResolver``).
@@ -36,13 +37,22 @@ CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in th
 #: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
-_DATE_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.ya?ml$")
+#: a list file's name (``_is_date_file`` checks it without compiling it at start-up)
+DATE_FILE = r"^\d{4}-\d{2}-\d{2}\.ya?ml$"
+
+
+def _is_date_file(name: str) -> bool:
+    """``re.match(DATE_FILE, name)`` by hand (``\\d``: any Unicode digit, as ``isdecimal``;
+    ``$`` also matches before one final newline)."""
+    n = name[:-1] if name[-1:] == "\n" else name
+    return n[10:] in (".yaml", ".yml") and n[4:5] + n[7:8] == "--" and (
+        n[:4] + n[5:7] + n[8:10]).isdecimal()
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
+def write_atomic(path: str | Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` all or nothing, creating its folder (raises OSError)."""
     from deckcheck import fsio  # only writers need it; the warm read path does not
 
@@ -57,26 +67,29 @@ def _stat_key(p: Path | str) -> list[Any] | None:
     return [str(p), st.st_mtime_ns, st.st_size]
 
 
-def _read_cache(p: Path) -> Any:
+def _read_cache(p: str | Path) -> Any:
     try:
         with open(p, "rb") as f:
-            return marshal.load(f)
+            # loads of the whole file, not load(f): load reads a file object piece by piece
+            # (a readinto call per string), ten times slower on these caches (~5 ms a run)
+            return marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return None  # missing or damaged cache: rebuild
 
 
-def _write_cache(path: Path, data: Any) -> None:
+def _write_cache(path: str | Path, data: Any) -> None:
     """``data`` (JSON-ready: dicts, lists, str, int, bool, None) as a cache file."""
     write_atomic(path, marshal.dumps(data))
 
 
-_NAME_DATE = re.compile(r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
+# compiled on first use (re's own cache): only a list asked for by name needs it
+_NAME_DATE = r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)"
 
 
 def name_key(name: str) -> str:
     """List names compared loosely: case, spacing, and "2025.04" == "2025.4" (YGOPro style)."""
     s = " ".join(name.split()).casefold()
-    m = _NAME_DATE.match(s)
+    m = re.match(_NAME_DATE, s)
     if m:
         parts = [m.group(1), str(int(m.group(2)))] + ([str(int(m.group(3)))] if m.group(3) else [])
         s = ".".join(parts) + s[m.end() :]
@@ -90,12 +103,12 @@ def _parse_date(text: str, what: str) -> dt.date:
         raise DataError(f"{what}: {text!r} is not a date (YYYY-MM-DD)") from None
 
 
-def blob_name(path: Path) -> str | None:
+def blob_name(path: str | Path) -> str | None:
     """Cache file name of one compiled list file: its stat and the card database's stat."""
     st = _stat_key(path)
     if st is None:
         return None
-    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_path())])
+    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_file())])
     return sha1_hex(raw.encode())[:20]
 
 
@@ -107,7 +120,7 @@ def seed_cache(path: Path, b: Banlist) -> None:
     body = banlist_to_dict(b)
     body["path"] = str(path)
     try:
-        _write_cache(paths.cache_dir() / "lists" / f"{blob}{SUFFIX}", body)
+        _write_cache(paths.join(paths.cache_folder(), "lists", f"{blob}{SUFFIX}"), body)
     except OSError:
         pass
 
@@ -116,16 +129,18 @@ def seed_cache(path: Path, b: Banlist) -> None:
 
 
 class ListStore:
-    """Every installed list version; later folders win over earlier ones on the same date."""
+    """Every installed list version; later folders win over earlier ones on the same date.
+
+    The folders are kept as strings (``str(Path(d))``): the warm path makes no Path."""
 
     def __init__(
         self,
-        dirs: Sequence[Path],
-        cache_dir: Path | None = None,
+        dirs: Sequence[str | Path],
+        cache_dir: str | Path | None = None,
         resolvers: Resolvers | None = None,
     ):
-        self.dirs = [Path(d) for d in dirs]
-        self.cache_dir = Path(cache_dir) if cache_dir is not None else paths.cache_dir()
+        self._dirs = [paths.str_path(d) for d in dirs]
+        self._cache = paths.str_path(cache_dir) if cache_dir is not None else paths.cache_folder()
         self._resolvers = resolvers
         self._meta: list[dict[str, Any]] | None = None
         self._loaded: dict[str, Banlist] = {}
@@ -136,7 +151,21 @@ class ListStore:
         """The built-in lists and the user's ``lists_dir()``, names resolved through the
         installed card database unless ``resolvers`` says otherwise (made when a list is
         first compiled: a warm cache needs no resolver, nor ``deckcheck.cardnames``)."""
-        return cls([paths.builtin_banlists_dir(), paths.lists_dir()], resolvers=resolvers)
+        return cls([paths.builtin_banlists_folder(), paths.lists_folder()], resolvers=resolvers)
+
+    @property
+    def dirs(self) -> list[Path]:
+        """The list folders, earliest first."""
+        from pathlib import Path
+
+        return [Path(d) for d in self._dirs]
+
+    @property
+    def cache_dir(self) -> Path:
+        """The folder of this store's compiled lists."""
+        from pathlib import Path
+
+        return Path(self._cache)
 
     def resolvers(self) -> Resolvers:
         """This store's resolver factory (the installed database's unless given), made once."""
@@ -150,7 +179,7 @@ class ListStore:
         # Plain strings (``DirEntry.path``, what ``str(Path(...))`` gives for them): the warm
         # path builds no Path object per list file, only the cache key.
         files: list[str] = []
-        for d in self.dirs:
+        for d in self._dirs:
             try:
                 fams = [e for e in os.scandir(d) if e.is_dir() and e.name != "formats"]
             except (FileNotFoundError, NotADirectoryError):
@@ -159,23 +188,29 @@ class ListStore:
                 files.extend(
                     e.path
                     for e in sorted(os.scandir(fam.path), key=lambda e: e.name)
-                    if _DATE_FILE.match(e.name) and e.is_file()
+                    if _is_date_file(e.name) and e.is_file()
                 )
         return files
 
     def _key(self, files: list[str]) -> list[Any]:
-        return [CACHE_VERSION, _stat_key(paths.database_path()), [_stat_key(f) for f in files]]
+        return [CACHE_VERSION, _stat_key(paths.database_file()), [_stat_key(f) for f in files]]
 
     def _index_path(self) -> Path:
-        h = sha1_hex("\0".join(map(str, self.dirs)).encode())[:12]
-        return self.cache_dir / f"lists-{h}{SUFFIX}"
+        from pathlib import Path
+
+        return Path(self._index_file())
+
+    def _index_file(self) -> str:
+        # str(_index_path()), what the warm path opens
+        h = sha1_hex("\0".join(self._dirs).encode())[:12]
+        return paths.join(self._cache, f"lists-{h}{SUFFIX}")
 
     def _index(self) -> list[dict[str, Any]]:
         if self._meta is not None:
             return self._meta
         files = self._files()
         key = self._key(files)
-        cached = _read_cache(self._index_path())
+        cached = _read_cache(self._index_file())
         if isinstance(cached, dict) and cached.get("key") == key:
             self._meta = cached["lists"]
             return self._meta
@@ -185,6 +220,8 @@ class ListStore:
     def _compile(self, names: list[str], key: list[Any]) -> list[dict[str, Any]]:
         # Incremental: each file's compiled body is cached under its own (path, mtime, size)
         # and the database stat, so only new or changed files go through yaml + pydantic.
+        from pathlib import Path  # a cold cache only
+
         by_slot: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         store = self.cache_dir / "lists"
         writable = True
@@ -250,19 +287,19 @@ class ListStore:
     def _load(self, m: dict[str, Any]) -> Banlist:
         got = self._loaded.get(m["blob"] or m["path"])
         if got is None:
-            body = _read_cache(self.cache_dir / "lists" / f"{m['blob']}{SUFFIX}")
+            body = _read_cache(paths.join(self._cache, "lists", f"{m['blob']}{SUFFIX}"))
             if not isinstance(body, dict):
                 # The cache lost a file under us: rebuild everything once.
                 self._meta = None
-                idx = self._index_path()
+                idx = self._index_file()
                 try:
-                    idx.unlink()
+                    os.unlink(idx)
                 except OSError:
                     pass
                 for mm in self._index():
                     if mm["path"] == m["path"]:
                         return self._loaded.get(mm["blob"]) or self._load(mm)
-                raise DataError("list cache is damaged; remove it and retry", where=str(idx))
+                raise DataError("list cache is damaged; remove it and retry", where=idx)
             got = banlist_from_dict(body)
             self._loaded[m["blob"]] = got
         return got
@@ -434,6 +471,8 @@ def load_list_file(
     ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
 ) -> Banlist:
     """A list straight from a ``.yaml`` or lflist.conf file (``path#name`` picks one list)."""
+    from pathlib import Path  # a list named by its file only
+
     file_part, _, pick = ref.partition("#")
     path = Path(file_part).expanduser()
     if not path.is_file():
@@ -481,7 +520,7 @@ def load_list_file(
 def _format_files(extra_files: Sequence[str | Path]) -> list[str]:
     # plain strings, as the cache key holds them (no Path per file on the warm path)
     files: list[str] = []
-    for d in (paths.builtin_banlists_dir() / "formats", paths.formats_dir()):
+    for d in (paths.join(paths.builtin_banlists_folder(), "formats"), paths.formats_folder()):
         try:
             files.extend(
                 e.path
@@ -491,6 +530,8 @@ def _format_files(extra_files: Sequence[str | Path]) -> list[str]:
         except (FileNotFoundError, NotADirectoryError):
             continue
     for f in extra_files:
+        from pathlib import Path  # --format-file only
+
         p = Path(f).expanduser()
         if not p.is_file():
             raise InputError("format file not found", where=str(p))
@@ -514,11 +555,13 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     # (a venv and a pre-commit environment) or a run with --format-file do not remove each
     # other's cache and compile again at every alternate run.
     group = sha1_hex(repr(files).encode())[:8]
-    cache = paths.cache_dir() / (
-        f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
+    cache = paths.join(
+        paths.cache_folder(), f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
     )
     merged = _read_cache(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
+        from pathlib import Path  # a cold cache only
+
         from deckcheck.formats.compile import format_file, merge_formats
 
         raw: dict[str, dict[str, Any]] = {}
@@ -530,9 +573,10 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
             _write_cache(cache, merged)
             from deckcheck import fsio
 
-            fsio.remove_others(cache, f"formats-{group}-*{SUFFIX}")  # those files, since changed
-            fsio.remove_others(cache, f"formats-{'[0-9a-f]' * 12}{SUFFIX}")  # an older naming
-            fsio.remove_others(cache, "formats-*.json")  # an older deckcheck's
+            kept = Path(cache)
+            fsio.remove_others(kept, f"formats-{group}-*{SUFFIX}")  # those files, since changed
+            fsio.remove_others(kept, f"formats-{'[0-9a-f]' * 12}{SUFFIX}")  # an older naming
+            fsio.remove_others(kept, "formats-*.json")  # an older deckcheck's
         except OSError:
             pass  # a read-only home still validates; it just compiles every time
     formats: dict[str, dict[str, Any]] = merged["formats"]

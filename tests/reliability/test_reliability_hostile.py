@@ -3,6 +3,7 @@ and memory, and `deckcheck validate` goes on with the other inputs."""
 
 from __future__ import annotations
 
+import builtins
 import os
 import pathlib
 import resource
@@ -276,6 +277,7 @@ def _deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
     """Opening ``target`` fails with EACCES (tests run as root, where chmod 000 does not)."""
     real_path_open = pathlib.Path.open
     real_os_open = os.open
+    real_open = builtins.open  # what fsio.read_bounded opens a list file with
 
     def path_open(self: pathlib.Path, *a: Any, **k: Any) -> Any:
         if os.path.abspath(self) == str(target):
@@ -287,8 +289,14 @@ def _deny(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
             raise PermissionError(13, "Permission denied", str(path))
         return real_os_open(path, *a, **k)
 
+    def open_(file: Any, *a: Any, **k: Any) -> Any:
+        if isinstance(file, (str, os.PathLike)) and os.path.abspath(file) == str(target):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *a, **k)
+
     monkeypatch.setattr(pathlib.Path, "open", path_open)
     monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", open_)
 
 
 def test_unreadable_deck_simulated(
