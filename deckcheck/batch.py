@@ -15,6 +15,7 @@ from deckcheck.errors import InputError
 from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
 from deckcheck.model import Banlist, Deck, Format, Record, record
 from deckcheck.report import DeckReport
+from deckcheck.validate import check_deck, unreadable
 
 
 @record
@@ -97,8 +98,6 @@ class Checker:
         return deck
 
     def __call__(self, item: Item) -> DeckReport:
-        from deckcheck.validate import check_deck, unreadable
-
         job = self.job
         try:
             deck = self.resolve(self.read(item))

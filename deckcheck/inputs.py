@@ -10,6 +10,7 @@ from itertools import chain
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from deckcheck import decks
 from deckcheck.errors import InputError
 from deckcheck.model import Deck
 
@@ -271,13 +272,13 @@ def deck_header(deck: Deck) -> tuple[str | None, str | None]:
 def player_of(deck: Deck) -> str | None:
     """Who the deck is from: its "#player NAME" line, else its file name without suffix; a
     deck without a file (ydke://, stdin) falls back to its "#created by NAME" line."""
-    from deckcheck.validate import created_by
-
     got = deck_header(deck)[1] if deck.comments else None
     if got:
         return got
     src = deck.source
     if src.startswith(("ydke://", "<")):
+        from deckcheck.validate import created_by  # (an import statement costs per deck)
+
         return created_by(deck)
     return file_stem(src) or None
 
@@ -321,8 +322,6 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
 
 def read_item(item: Item) -> Deck:
     """The deck ``item`` names, as read (text entries not resolved yet)."""
-    from deckcheck import decks
-
     if isinstance(item, tuple):  # stdin read by the parent process (--jobs)
         if item[0] == "!":
             raise InputError(item[1].decode())
