@@ -96,8 +96,10 @@ class Summary:
         if report.findings:  # a deck without findings has no warnings and no codes to count
             codes = self.codes
             for f in report.findings:
-                codes[f.code] = codes.get(f.code, 0) + 1
-            warned = bool(report.warnings)
+                code = f.code
+                codes[code] = codes.get(code, 0) + 1
+                if f.severity == "warning" and not f.waived:  # (``report.warnings``)
+                    warned = True
         if warned:
             self.warnings += 1
         if not (legal and not (strict and warned)):  # ``report.passes(strict)``
