@@ -173,6 +173,7 @@ def main() -> int:
             fresh.append(float(res.stdout.strip().splitlines()[-1]))
 
         queries = _queries(db, args.queries, args.seed)
+        os.sync()  # the home and the index cache were just written: to disk before the timings
         ix.resolve("warm up")  # rapidfuzz import and the substring table: once per process
         per_kind: dict[str, list[float]] = {}
         resolve_ms: list[float] = []
