@@ -151,7 +151,9 @@ def _keep(text: str) -> None:
 def _kept() -> list[tuple[str | None, str]]:
     """The notes kept for the chunk just checked (a fresh list for the next)."""
     global _KEPT
-    got, _KEPT = _KEPT or [], []
+    if _KEPT is None:  # not a worker: its notes were said at once
+        return []
+    got, _KEPT = _KEPT, []
     return got
 
 
