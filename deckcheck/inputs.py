@@ -243,7 +243,6 @@ def expand_inputs(
 
 
 _HEADER = r"#\s*(format|player)\s*[:=]?\s*(.+?)\s*$"
-_HEADER_RE: list[re.Pattern[str]] = []  # compiled when a comment may be one (see below)
 
 
 def deck_header(deck: Deck) -> tuple[str | None, str | None]:
@@ -256,9 +255,7 @@ def deck_header(deck: Deck) -> tuple[str | None, str | None]:
         head = line[1:].lstrip()[:1]
         if line[:1] != "#" or (head.isascii() and head not in "fFpP"):
             continue
-        if not _HEADER_RE:
-            _HEADER_RE.append(re.compile(_HEADER, re.IGNORECASE))
-        m = _HEADER_RE[0].match(line)
+        m = re.match(_HEADER, line, re.IGNORECASE)  # compiled once, in re's cache
         if m is None:
             continue
         key, value = m.group(1).lower(), m.group(2)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
+from functools import lru_cache
 from operator import attrgetter, is_
 from typing import Any
 
@@ -344,17 +345,10 @@ def check_deck(
     )
 
 
-_ISO: dict[dt.date, str] = {}
-
-
+@lru_cache(maxsize=64)
 def _iso(day: dt.date) -> str:
     """``day.isoformat()``, remembered (a batch asks for its list's date on every deck)."""
-    got = _ISO.get(day)
-    if got is None:
-        if len(_ISO) > 64:
-            _ISO.clear()
-        got = _ISO[day] = day.isoformat()
-    return got
+    return day.isoformat()
 
 
 def _legal(findings: list[Finding]) -> bool:

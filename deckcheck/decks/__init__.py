@@ -22,8 +22,6 @@ __all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sn
 # "3 Pot of Greed" is a decklist line, not a passcode line.
 _YDK_LINE = r"\s*(?:[0-9]+|[0-9]{5,}\s*(?:#|--|//|-\s).*|[#!].*)?\s*"
 _MARKER = r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$"
-#: the two compiled on first use: a file with a marker as clients write it needs neither
-_COMPILED: list[re.Pattern[str]] = []
 
 
 def sniff(lines: list[str], source: str = "") -> str:
@@ -40,9 +38,9 @@ def sniff(lines: list[str], source: str = "") -> str:
     if "#main" in lines or "#extra" in lines or "!side" in lines:
         return "ydk"  # a marker as clients write it (the loop below finds any spelling)
     suffix = os.path.splitext(source)[1].lower()
-    if not _COMPILED:
-        _COMPILED[:] = [re.compile(_MARKER, re.IGNORECASE), re.compile(_YDK_LINE)]
-    is_marker, ydk_line = _COMPILED
+    # compiled here (re's own cache keeps them): a file with a marker as clients write it
+    # needs neither
+    is_marker, ydk_line = re.compile(_MARKER, re.IGNORECASE), re.compile(_YDK_LINE)
     ydk_like = other = 0
     for line in lines:
         if not line.strip():

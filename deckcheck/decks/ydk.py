@@ -56,15 +56,6 @@ def _learn_ints(block: list[str]) -> list[int]:
 # After a line's passcode: another one ("14558127 14558127", "1,2"): clients read only the
 # first, so the line is reported rather than half counted.
 _ANOTHER = r"[\s,;|/]+[0-9]{5,10}(?:$|[\s,;|/])"
-#: the two patterns compiled, on first use: only the line reader needs them (the fast path
-#: reads the common file, and compiling costs a one-deck ``validate`` about half a millisecond)
-_COMPILED: list[re.Pattern[str]] = []
-
-
-def _patterns() -> list[re.Pattern[str]]:
-    if not _COMPILED:
-        _COMPILED[:] = [re.compile(_PASSCODE), re.compile(_ANOTHER)]
-    return _COMPILED
 
 _MARKERS: dict[str, Section] = {"main": "main", "extra": "extra", "side": "side"}
 #: the marker lines as clients write them (``marker`` reads any other spelling)
@@ -176,7 +167,8 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
 def parse_lines_general(lines: list[str], source: str) -> Deck:
     """``parse_lines`` line by line: any content, every unreadable line reported (DC101)."""
     deck = Deck(source=source, kind="ydk")
-    passcode, another = _patterns()
+    # compiled here (re's own cache keeps them), not at import: only this reader needs them
+    passcode, another = re.compile(_PASSCODE), re.compile(_ANOTHER)
     section: Section = "main"
     target = deck.main
     seen_content = False
