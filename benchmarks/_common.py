@@ -20,7 +20,6 @@ RESULTS = HERE / "results"
 DEFAULT_DATA = REPO.parent / "shared" / "data"
 
 
-
 def _realhome() -> Any:
     """tests/_realhome.py, loaded by its path: the benchmarks build their data homes with the
     tests' recipe, without putting the repository on sys.path (which would change which

@@ -52,8 +52,10 @@ def make_corpus(data: Path, dest: Path, n: int, seed: int) -> list[Path]:
     con = sqlite3.connect(f"file:{data / 'cards' / 'cards.cdb'}?mode=ro", uri=True)
     pool = [str(r[0]) for r in con.execute("SELECT id FROM datas ORDER BY id")]
     con.close()
-    bases = [p.read_text(encoding="utf-8", errors="replace").splitlines()
-             for p in sorted((data / "decks").rglob("*.ydk"))]
+    bases = [
+        p.read_text(encoding="utf-8", errors="replace").splitlines()
+        for p in sorted((data / "decks").rglob("*.ydk"))
+    ]
     card_lines = [[i for i, s in enumerate(lines) if s.strip().isdigit()] for lines in bases]
     folders = []
     for i in range(n):
@@ -90,8 +92,17 @@ def _tree_rss_kib(root: int) -> tuple[int, int]:
 
 def run_cli(args: list[str], env: dict[str, str], out: Path) -> dict[str, float]:
     """One fresh ``deckcheck validate`` run: wall seconds, tree peak MiB, largest process MiB."""
-    cmd = [sys.executable, "-c", WRAPPER, str(out), sys.executable, "-m", "deckcheck",
-           "validate", *args]
+    cmd = [
+        sys.executable,
+        "-c",
+        WRAPPER,
+        str(out),
+        sys.executable,
+        "-m",
+        "deckcheck",
+        "validate",
+        *args,
+    ]
     peak, procs = 0, 0
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, text=True)
@@ -115,10 +126,14 @@ def run_cli(args: list[str], env: dict[str, str], out: Path) -> dict[str, float]
     maxrss, cpu = int(stat[1]), float(stat[2])
     # The tree's peak includes the small wrapper interpreter (~10 MiB): an upper bound.
     # CPU seconds (user + sys of the tree) tell the cost apart from load by other users.
-    return {"seconds": round(secs, 2), "cpu_s": round(cpu, 2),
-            "tree_peak_mib": round(peak / 1024, 1),
-            "tree_procs_at_peak": procs, "largest_process_mib": round(maxrss / 1024, 1),
-            "exit": proc.returncode}
+    return {
+        "seconds": round(secs, 2),
+        "cpu_s": round(cpu, 2),
+        "tree_peak_mib": round(peak / 1024, 1),
+        "tree_procs_at_peak": procs,
+        "largest_process_mib": round(maxrss / 1024, 1),
+        "exit": proc.returncode,
+    }
 
 
 def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
@@ -139,8 +154,16 @@ def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
         pass
     sink = io.StringIO()
     renderer = render.make("csv", sink, io.StringIO())
-    renderer.start(render.Meta(format_id=fmt.id, format_name=fmt.name, list_name=None,
-                               list_effective=None, date=date.isoformat(), strict=False))
+    renderer.start(
+        render.Meta(
+            format_id=fmt.id,
+            format_name=fmt.name,
+            list_name=None,
+            list_effective=None,
+            date=date.isoformat(),
+            strict=False,
+        )
+    )
     t0 = time.perf_counter()
     n = 0
     for report in run_batch(items, job, 1, checker=checker):
@@ -178,34 +201,60 @@ def main() -> int:
         out = Path(tmp) / "out.csv"
         run_cli([*common, str(args.data / "decks")], env, out)  # warm-up: caches, OS files
         runs = [("real decks", 209, [str(args.data / "decks")])]
-        runs += [(f"synthetic {n:,}", n, [str(f) for f in folders[: n // PER_FOLDER]])
-                 for n in sizes]
-        runs.append((f"synthetic {sizes[0]:,} --jobs 1", sizes[0], [str(f) for f in
-                                                              folders[: sizes[0] // PER_FOLDER]]))
+        runs += [
+            (f"synthetic {n:,}", n, [str(f) for f in folders[: n // PER_FOLDER]]) for n in sizes
+        ]
+        runs.append(
+            (
+                f"synthetic {sizes[0]:,} --jobs 1",
+                sizes[0],
+                [str(f) for f in folders[: sizes[0] // PER_FOLDER]],
+            )
+        )
         for name, n, inputs in runs:
             opts = common if "--jobs 1" not in name else ["--jobs", "1", *common[2:]]
             got = run_cli([*opts, *inputs], env, out)
             with out.open("rb") as fh:
                 lines = sum(1 for _ in fh)
-            rows.append({"run": name, "decks": n, "csv_lines": lines, **got,
-                         "decks_per_s": round(n / got["seconds"])})
+            rows.append(
+                {
+                    "run": name,
+                    "decks": n,
+                    "csv_lines": lines,
+                    **got,
+                    "decks_per_s": round(n / got["seconds"]),
+                }
+            )
         rate = in_process_rate(folders[: sizes[0] // PER_FOLDER], home)
     print(f"home built in {build_s:.1f} s; {args.decks:,} decks generated in {gen_s:.1f} s")
-    print(f"{'run':<28} {'decks':>7} {'s':>7} {'cpu s':>7} {'decks/s':>8} {'tree MiB':>9} "
-          f"{'procs':>5} "
-          f"{'max proc MiB':>12} {'exit':>4}")
+    print(
+        f"{'run':<28} {'decks':>7} {'s':>7} {'cpu s':>7} {'decks/s':>8} {'tree MiB':>9} "
+        f"{'procs':>5} "
+        f"{'max proc MiB':>12} {'exit':>4}"
+    )
     for r in rows:
-        print(f"{r['run']:<28} {r['decks']:>7} {r['seconds']:>7} {r['cpu_s']:>7} "
-              f"{r['decks_per_s']:>8} "
-              f"{r['tree_peak_mib']:>9} {r['tree_procs_at_peak']:>5} "
-              f"{r['largest_process_mib']:>12} {r['exit']:>4}")
-    print(f"in one process after start-up: {rate['decks']} decks in {rate['seconds']} s = "
-          f"{rate['decks_per_s']} decks/s (goal >= 5000)")
-    out_json = write_result("batch", {
-        "jobs": args.jobs, "seed": args.seed, "generate_s": round(gen_s, 1),
-        "goals": {"seconds_100k": 30, "tree_peak_mib": 200, "decks_per_s": 5000},
-        "runs": rows, "in_process": rate, "machine_nproc": machine()["nproc"],
-    })
+        print(
+            f"{r['run']:<28} {r['decks']:>7} {r['seconds']:>7} {r['cpu_s']:>7} "
+            f"{r['decks_per_s']:>8} "
+            f"{r['tree_peak_mib']:>9} {r['tree_procs_at_peak']:>5} "
+            f"{r['largest_process_mib']:>12} {r['exit']:>4}"
+        )
+    print(
+        f"in one process after start-up: {rate['decks']} decks in {rate['seconds']} s = "
+        f"{rate['decks_per_s']} decks/s (goal >= 5000)"
+    )
+    out_json = write_result(
+        "batch",
+        {
+            "jobs": args.jobs,
+            "seed": args.seed,
+            "generate_s": round(gen_s, 1),
+            "goals": {"seconds_100k": 30, "tree_peak_mib": 200, "decks_per_s": 5000},
+            "runs": rows,
+            "in_process": rate,
+            "machine_nproc": machine()["nproc"],
+        },
+    )
     print(f"wrote {out_json}")
     return 0
 

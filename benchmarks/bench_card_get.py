@@ -48,8 +48,13 @@ def main() -> int:
             db.get(900_000_000 + i)
         miss = (time.perf_counter() - t0) / misses * 1e6
         db.close()
-    result = {"ids": len(ids), "open_ms": round(open_ms, 2), "cold_us": round(cold, 2),
-              "warm_us": round(warm, 3), "unknown_id_us": round(miss, 2)}
+    result = {
+        "ids": len(ids),
+        "open_ms": round(open_ms, 2),
+        "cold_us": round(cold, 2),
+        "warm_us": round(warm, 3),
+        "unknown_id_us": round(miss, 2),
+    }
     print(f"{'ids':>7} {'open ms':>8} {'cold µs':>8} {'warm µs':>8} {'unknown µs':>11}")
     print(f"{len(ids):>7} {open_ms:>8.2f} {cold:>8.2f} {warm:>8.3f} {miss:>11.2f}")
     out = HERE / "results" / "card_get.json"

@@ -53,14 +53,21 @@ def main() -> None:
             found = sorted(os.path.relpath(p, root) for p in Discovery(base=root).walk(root))
             ours.append(time.perf_counter() - t)
             t = time.perf_counter()
-            out = subprocess.run(["git", "ls-files", "--others", "--exclude-standard"],
-                                 cwd=root, capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(
+                ["git", "ls-files", "--others", "--exclude-standard"],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
             git.append(time.perf_counter() - t)
             listed = sorted(x for x in out.splitlines() if x.endswith((".ydk", ".ydke")))
             assert found == listed, (len(found), len(listed))
         a, b = statistics.median(ours), statistics.median(git)
-        print(f"tree: {args.decks} decks, {args.decks} other files, "
-              f"{2 * (args.decks // 10)} ignored decks; {len(found)} decks found by both")
+        print(
+            f"tree: {args.decks} decks, {args.decks} other files, "
+            f"{2 * (args.decks // 10)} ignored decks; {len(found)} decks found by both"
+        )
         print(f"deckcheck Discovery.walk: {a * 1000:.0f} ms (median of {args.repeat})")
         print(f"git ls-files --others --exclude-standard: {b * 1000:.0f} ms")
         print(f"ratio deckcheck / git: {a / b:.2f}")

@@ -66,8 +66,7 @@ def wall(cmd: list[str], env: dict[str, str], cpu: list[float] | None = None) ->
     """Wall seconds of ``cmd``; with ``cpu``, its CPU seconds (user + system) are appended."""
     r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=False)
+    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     took = time.perf_counter() - t0
     if cpu is not None:
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -124,11 +123,20 @@ def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
 def p2(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]:
     small, big = corpus(data, root, 513), corpus(data, root, 5130)
     py = sys.executable
-    ref = [py, str(data.parent / "tools" / "refcheck.py"), str(data / "cards" / "cards.cdb"),
-           str(data / LIST), "tcg"]
+    ref = [
+        py,
+        str(data.parent / "tools" / "refcheck.py"),
+        str(data / "cards" / "cards.cdb"),
+        str(data / LIST),
+        "tcg",
+    ]
     dc = [py, *DECKCHECK, "validate", "--date", DATE, "-o", "json", "--jobs", "1"]
-    cmds = {"dc_513": [*dc, str(small)], "dc_5130": [*dc, str(big)],
-            "ref_513": [*ref, str(small)], "ref_5130": [*ref, str(big)]}
+    cmds = {
+        "dc_513": [*dc, str(small)],
+        "dc_5130": [*dc, str(big)],
+        "ref_513": [*ref, str(small)],
+        "ref_5130": [*ref, str(big)],
+    }
     interleaved(cmds, env, 1)
     # Wall time is the goal; CPU time (user + system of each run) beside it, because on a
     # busy 2-core machine a run's wall time is mostly its wait for a core.
@@ -168,8 +176,9 @@ def p3(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]
     def j(x: str) -> list[str]:
         return [*base, "--jobs", x]
 
-    quiet = interleaved({"1": j("1"), "2": j("2"), "64": j("64"), str(n): j(str(n)),
-                         "auto": j("auto")}, env, runs)
+    quiet = interleaved(
+        {"1": j("1"), "2": j("2"), "64": j("64"), str(n): j(str(n)), "auto": j("auto")}, env, runs
+    )
     busy_proc = _busy()
     try:
         time.sleep(1.0)
@@ -235,8 +244,18 @@ def p3_memory(data: Path, env: dict[str, str], root: Path, decks: int) -> dict[s
     folder = corpus(data, root, decks)
     out: dict[str, Any] = {"decks": decks, "goal": "<= 200 MiB"}
     for jobs in ("auto", "2"):
-        cmd = [sys.executable, *DECKCHECK, "validate", "--date", DATE, "-o", "json",
-               "--jobs", jobs, str(folder)]
+        cmd = [
+            sys.executable,
+            *DECKCHECK,
+            "validate",
+            "--date",
+            DATE,
+            "-o",
+            "json",
+            "--jobs",
+            jobs,
+            str(folder),
+        ]
         seconds, mib = peak_tree_mib(cmd, env)
         out[f"jobs_{jobs}"] = {"seconds": round(seconds, 2), "tree_peak_mib": mib}
     out["tree_peak_mib"] = max(out["jobs_auto"]["tree_peak_mib"], out["jobs_2"]["tree_peak_mib"])
@@ -265,7 +284,8 @@ def main() -> int:
             os.sync()
         env = env_for(home)
         out["baseline_python_ms"] = round(
-            interleaved({"py": [sys.executable, "-c", "pass"]}, env, args.runs)["py"] * 1000, 1)
+            interleaved({"py": [sys.executable, "-c", "pass"]}, env, args.runs)["py"] * 1000, 1
+        )
         if "p1" in only:
             out["p1"] = p1(args.data, env, args.runs)
             print("P1", out["p1"], flush=True)

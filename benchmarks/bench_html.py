@@ -78,9 +78,20 @@ def main() -> int:
         env = {**os.environ, "DECKCHECK_HOME": str(home), "PYTHONPATH": str(HERE.parent)}
         page = tmpd / "report.html"
         cmd = [
-            sys.executable, "-m", "deckcheck", "validate", "-o", "html",
-            "--format", "tcg", "--banlist", "2026.05 TCG", "--date", "2026-06-01", str(corpus),
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "validate",
+            "-o",
+            "html",
+            "--format",
+            "tcg",
+            "--banlist",
+            "2026.05 TCG",
+            "--date",
+            "2026-06-01",
+            str(corpus),
+        ]
         t0 = time.perf_counter()
         with page.open("w") as fp:
             subprocess.run(cmd, env=env, stdout=fp, stderr=subprocess.DEVNULL, check=False)

@@ -40,8 +40,9 @@ print(t1 - t0, (t2 - t1) / 1000, len(s.families()), "yaml" in sys.modules)
 
 def probe(home: Path) -> tuple[float, float, int, bool]:
     env = {**os.environ, "DECKCHECK_HOME": str(home)}
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, check=True,
-                         capture_output=True, text=True).stdout.split()  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE], env=env, check=True, capture_output=True, text=True
+    ).stdout.split()
     return float(out[0]), float(out[1]), int(out[2]), out[3] == "True"
 
 
@@ -51,8 +52,11 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     banlists = args.data / "banlists"
-    confs = sorted(p for p in (banlists / "projectignis-lflists").glob("*/*.lflist.conf")
-                   if p.parent.name != "upstream-head")  # fmt: skip
+    confs = sorted(
+        p
+        for p in (banlists / "projectignis-lflists").glob("*/*.lflist.conf")
+        if p.parent.name != "upstream-head"
+    )
     confs.append(banlists / "fluorohydride-ygopro" / "upstream-head" / "lflist.conf")
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
@@ -82,9 +86,11 @@ def main() -> int:
         "warm_imports_yaml": any(w[3] for w in warm),
     }
     print(f"{'lists':>6} {'import s':>9} {'cold s':>8} {'warm s':>8} {'call µs':>8} {'yaml':>5}")
-    print(f"{files:>6} {import_s:>9.2f} {statistics.median(cold):>8.2f} "
-          f"{result['warm_median_s']:>8.4f} {result['warm_in_force_call_us']:>8.1f} "
-          f"{str(result['warm_imports_yaml']):>5}")  # fmt: skip
+    print(
+        f"{files:>6} {import_s:>9.2f} {statistics.median(cold):>8.2f} "
+        f"{result['warm_median_s']:>8.4f} {result['warm_in_force_call_us']:>8.1f} "
+        f"{str(result['warm_imports_yaml']):>5}"
+    )
     out = HERE / "results" / "lists.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")

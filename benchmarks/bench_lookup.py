@@ -109,8 +109,13 @@ def _stats(ms: list[float]) -> dict[str, float]:
 def _cli(home: Path, *argv: str) -> tuple[float, subprocess.CompletedProcess[str]]:
     env = dict(os.environ, DECKCHECK_HOME=str(home))
     t0 = time.perf_counter()
-    res = subprocess.run([sys.executable, "-m", "deckcheck", *argv], env=env,
-                         capture_output=True, text=True, check=True)
+    res = subprocess.run(
+        [sys.executable, "-m", "deckcheck", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return (time.perf_counter() - t0) * 1000, res
 
 
@@ -126,10 +131,15 @@ def _p4(cdbs: list[Path], home: Path) -> dict[str, object]:
     shutil.rmtree(home / "cache", ignore_errors=True)  # as if the import had not built it
     uncached, _ = _cli(home, *query)
     med = statistics.median(later)
-    return {"import_s": round(ms / 1000, 1), "import_built_index": built,
-            "first_ms": round(first, 1), "later_ms": round(med, 1),
-            "first_over_later": round(first / med, 2), "uncached_first_ms": round(uncached, 1),
-            "uncached_over_later": round(uncached / med, 2)}
+    return {
+        "import_s": round(ms / 1000, 1),
+        "import_built_index": built,
+        "first_ms": round(first, 1),
+        "later_ms": round(med, 1),
+        "first_over_later": round(first / med, 2),
+        "uncached_first_ms": round(uncached, 1),
+        "uncached_over_later": round(uncached / med, 2),
+    }
 
 
 def main() -> int:
@@ -168,7 +178,10 @@ def main() -> int:
         for _ in range(3):
             res = subprocess.run(
                 [sys.executable, "-c", _LOAD_SNIPPET, str(cache)],
-                capture_output=True, text=True, check=True, env=dict(os.environ),
+                capture_output=True,
+                text=True,
+                check=True,
+                env=dict(os.environ),
             )
             fresh.append(float(res.stdout.strip().splitlines()[-1]))
 
@@ -206,30 +219,39 @@ def main() -> int:
         "search": _stats(search_ms),
         "resolve_by_kind": {k: {"n": len(v), **_stats(v)} for k, v in sorted(per_kind.items())},
         "statuses": statuses,
-        "typo_resolve_median_ms": round(statistics.median(
-            per_kind.get("typo1", []) + per_kind.get("typo2", []) or [0.0]), 3),
+        "typo_resolve_median_ms": round(
+            statistics.median(per_kind.get("typo1", []) + per_kind.get("typo2", []) or [0.0]), 3
+        ),
         "typo_search_median_ms": round(statistics.median(typo_search or [0.0]), 3),
     }
     if p4 is not None:
         result["p4"] = p4
-    print(f"names {len(ix)}; build {build_ms:.0f} ms; cache {size / 1e6:.1f} MB; "
-          f"load {result['load_ms_in_process_median']} ms in-process, "
-          f"{result['load_ms_fresh_process_median']} ms fresh process (incl. imports)")
+    print(
+        f"names {len(ix)}; build {build_ms:.0f} ms; cache {size / 1e6:.1f} MB; "
+        f"load {result['load_ms_in_process_median']} ms in-process, "
+        f"{result['load_ms_fresh_process_median']} ms fresh process (incl. imports)"
+    )
     print(f"{'what':<16} {'n':>5} {'median ms':>10} {'p95 ms':>8} {'max ms':>8}")
-    rows = [("resolve", len(resolve_ms), result["resolve"]),
-            ("search", len(search_ms), result["search"])]
+    rows = [
+        ("resolve", len(resolve_ms), result["resolve"]),
+        ("search", len(search_ms), result["search"]),
+    ]
     rows += [(f"  {k}", v["n"], v) for k, v in result["resolve_by_kind"].items()]
     for name, n, s in rows:
         print(f"{name:<16} {n:>5} {s['median_ms']:>10.3f} {s['p95_ms']:>8.3f} {s['max_ms']:>8.2f}")
     print(f"statuses: {statuses}")
-    print(f"typo queries, median in-process: resolve {result['typo_resolve_median_ms']} ms, "
-          f"search {result['typo_search_median_ms']} ms (P4 goal: 5 ms)")
+    print(
+        f"typo queries, median in-process: resolve {result['typo_resolve_median_ms']} ms, "
+        f"search {result['typo_search_median_ms']} ms (P4 goal: 5 ms)"
+    )
     if p4 is not None:
-        print(f"P4: db import {p4['import_s']} s (index built during it: "
-              f"{p4['import_built_index']}); card search in a fresh process: first "
-              f"{p4['first_ms']} ms, later {p4['later_ms']} ms (median of 3) -> "
-              f"{p4['first_over_later']}x (goal <= 1.5x); first without the cached index "
-              f"{p4['uncached_first_ms']} ms -> {p4['uncached_over_later']}x")
+        print(
+            f"P4: db import {p4['import_s']} s (index built during it: "
+            f"{p4['import_built_index']}); card search in a fresh process: first "
+            f"{p4['first_ms']} ms, later {p4['later_ms']} ms (median of 3) -> "
+            f"{p4['first_over_later']}x (goal <= 1.5x); first without the cached index "
+            f"{p4['uncached_first_ms']} ms -> {p4['uncached_over_later']}x"
+        )
     out = HERE / "results" / "lookup.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

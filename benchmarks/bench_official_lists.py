@@ -51,14 +51,15 @@ def main() -> int:
     official.append(dev_db)
     pi = data / "banlists" / "projectignis-lflists"
     peer = sorted(p for p in pi.glob("*/*.lflist.conf") if p.parent.name != "upstream-head")
-    rows: dict[str, list[tuple[float, float]]] = {"official": [], "official zip": [],
-                                                  "lflist": []}  # fmt: skip
+    rows: dict[str, list[tuple[float, float]]] = {"official": [], "official zip": [], "lflist": []}
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         os.environ["DECKCHECK_HOME"] = str(home)
         yy = data / "upstream/DawnbrandBots__yaml-yugi"
-        import_files([data / "cards" / "cards.cdb", yy / "cards.json", yy / "rush.json"],
-                     db_path=home / "cards.sqlite3")
+        import_files(
+            [data / "cards" / "cards.cdb", yy / "cards.json", yy / "rush.json"],
+            db_path=home / "cards.sqlite3",
+        )
         archive = _realhome().limit_regulation_archive(data, home / "master.zip")
         sink = io.StringIO()
         res = None
@@ -74,23 +75,36 @@ def main() -> int:
                 w, c, _ = _timed(lambda: import_lflists(peer, dest=l_dest))  # noqa: B023
                 rows["lflist"].append((w, c))
         n_off = len(res.lists)  # type: ignore[attr-defined]
-    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
-           for k, v in rows.items()}
+    med = {
+        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for k, v in rows.items()
+    }
     ratio = med["official"][0] / med["lflist"][0]
     print(f"{'step':<12} {'wall s':>8} {'cpu s':>8}")
     for k, (w, c) in med.items():
         print(f"{k:<12} {w:>8.2f} {c:>8.2f}")
     total = med["official"][0]
-    print(f"official lists: {len(official)} files -> {n_off} lists; "
-          f"peer: {len(peer)} lflist files")
-    print(f"official/lflist wall ratio {ratio:.2f}, CPU ratio "
-          f"{med['official'][1] / med['lflist'][1]:.2f}; official {total:.2f} s "
-          f"(goal <= {TARGET} s); load {os.getloadavg()[0]:.2f}")
+    print(f"official lists: {len(official)} files -> {n_off} lists; peer: {len(peer)} lflist files")
+    print(
+        f"official/lflist wall ratio {ratio:.2f}, CPU ratio "
+        f"{med['official'][1] / med['lflist'][1]:.2f}; official {total:.2f} s "
+        f"(goal <= {TARGET} s); load {os.getloadavg()[0]:.2f}"
+    )
     out = HERE / "results" / "official_lists.json"
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps({"median": med, "ratio_official_vs_lflist": ratio,
-                               "files": len(official), "lists": n_off, "peer_files": len(peer),
-                               "goal_s": TARGET}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "median": med,
+                "ratio_official_vs_lflist": ratio,
+                "files": len(official),
+                "lists": n_off,
+                "peer_files": len(peer),
+                "goal_s": TARGET,
+            },
+            indent=1,
+        )
+    )
     return 0 if total <= TARGET else 1
 
 

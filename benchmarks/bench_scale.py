@@ -47,14 +47,25 @@ def main() -> int:
         rows = []
         for workers in (1, 2):
             t0 = time.perf_counter()
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, Client(cluster) as client:
+            with (
+                LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                ) as cluster,
+                Client(cluster) as client,
+            ):
                 started = time.perf_counter() - t0
                 t1 = time.perf_counter()
                 n = scale.run(table, root / f"out{workers}", data, client)
                 secs = time.perf_counter() - t1
-            rows.append({"workers": workers, "decks": n, "seconds": round(secs, 2),
-                         "decks_per_s": round(n / secs), "cluster_start_s": round(started, 2)})
+            rows.append(
+                {
+                    "workers": workers,
+                    "decks": n,
+                    "seconds": round(secs, 2),
+                    "decks_per_s": round(n / secs),
+                    "cluster_start_s": round(started, 2),
+                }
+            )
             print(rows[-1], flush=True)
     write_result("scale", {"rows": rows, "load": os.getloadavg()})
     return 0

@@ -68,7 +68,10 @@ def main() -> int:
             f"print(','.join(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)"
         )
         proc = subprocess.run(
-            [sys.executable, "-P", "-c", probe], env=env, capture_output=True, text=True,
+            [sys.executable, "-P", "-c", probe],
+            env=env,
+            capture_output=True,
+            text=True,
             check=False,
         )
         heavy = proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else ""

@@ -68,8 +68,12 @@ def main() -> int:
     for name, count, secs in rows:
         print(f"{name:<30} {count:>6} {secs:>8.3f} {count / secs:>9.0f}")
         result["rows"].append(  # type: ignore[union-attr]
-            {"measurement": name, "decks": count, "seconds": round(secs, 4),
-             "decks_per_s": round(count / secs)}
+            {
+                "measurement": name,
+                "decks": count,
+                "seconds": round(secs, 4),
+                "decks_per_s": round(count / secs),
+            }
         )
     out = HERE / "results" / "validate.json"
     out.parent.mkdir(exist_ok=True)

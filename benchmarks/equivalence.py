@@ -37,18 +37,36 @@ def snapshot(data: Path, home: Path) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for fmt in FORMATS:
         proc = subprocess.run(
-            [sys.executable, "-m", "deckcheck", "validate", "-f", fmt, "-d", DATE,
-             "-o", "json", str(decks)],
-            env=env, capture_output=True, text=True, check=False, cwd=str(data),
+            [
+                sys.executable,
+                "-m",
+                "deckcheck",
+                "validate",
+                "-f",
+                fmt,
+                "-d",
+                DATE,
+                "-o",
+                "json",
+                str(decks),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=str(data),
         )
         if proc.returncode not in (0, 1):
-            raise SystemExit(f"equivalence: validate -f {fmt} exited {proc.returncode}: "
-                             f"{proc.stderr.strip()[:500]}")
+            raise SystemExit(
+                f"equivalence: validate -f {fmt} exited {proc.returncode}: "
+                f"{proc.stderr.strip()[:500]}"
+            )
         report = json.loads(proc.stdout)
         # The input path depends on where the data lies; keep it relative to decks/.
         for d in report.get("decks", []):
-            d["input"] = os.path.relpath(d["input"], decks) if os.path.isabs(d["input"]) \
-                else d["input"]
+            d["input"] = (
+                os.path.relpath(d["input"], decks) if os.path.isabs(d["input"]) else d["input"]
+            )
         out[fmt] = {"exit": proc.returncode, "report": report}
     return out
 

@@ -78,13 +78,17 @@ def headline(name: str, r: dict | None) -> str:  # type: ignore[type-arg]
     if name == "scale":
         return ", ".join(f"{x['workers']} worker(s): {x['decks_per_s']} decks/s" for x in r["rows"])
     if name == "startup":
-        return f"validate {r['validate_ms']} ms / python {r['python_pass_ms']} ms = " \
-               f"{r['ratio']} (goal <= 2.0)"
+        return (
+            f"validate {r['validate_ms']} ms / python {r['python_pass_ms']} ms = "
+            f"{r['ratio']} (goal <= 2.0)"
+        )
     if name == "batch":
         big = max(r["runs"], key=lambda x: x["decks"] if "jobs 1" not in x["run"] else 0)
-        return (f"{big['decks']} decks {big['seconds']} s (goal < 30), tree peak "
-                f"{max(x['tree_peak_mib'] for x in r['runs'])} MiB (goal < 200), in-process "
-                f"{r['in_process']['decks_per_s']} decks/s (goal >= 5000)")
+        return (
+            f"{big['decks']} decks {big['seconds']} s (goal < 30), tree peak "
+            f"{max(x['tree_peak_mib'] for x in r['runs'])} MiB (goal < 200), in-process "
+            f"{r['in_process']['decks_per_s']} decks/s (goal >= 5000)"
+        )
     if name == "validate":
         return ", ".join(f"{x['measurement']}: {x['decks_per_s']}/s" for x in r["rows"])
     keys = [k for k in r if k != "machine"][:4]
@@ -97,20 +101,24 @@ def _met(value: float, goal: float) -> str:
 
 def goals_text(r: dict) -> str:  # type: ignore[type-arg]
     """Issue 18's goals P1-P3, each figure beside its peer from the same run."""
-    lines = [f"(baseline: python -c pass {r.get('baseline_python_ms')} ms; load average "
-             f"{r.get('load_before')} -> {r.get('load_after')})"]
+    lines = [
+        f"(baseline: python -c pass {r.get('baseline_python_ms')} ms; load average "
+        f"{r.get('load_before')} -> {r.get('load_after')})"
+    ]
     if "p1" in r:
         p, ms = r["p1"], r["p1"]["ms"]
         lines.append(
             f"  P1 validate one.ydk {ms['validate']} ms vs bare click {ms['peer_validate']} ms "
             f"= {p['validate_ratio']} (goal <= 1.25: {_met(p['validate_ratio'], 1.25)}); "
             f"--help {ms['help']} vs {ms['peer_help']} ms = {p['help_ratio']} (goal <= 1.1: "
-            f"{_met(p['help_ratio'], 1.1)})")
+            f"{_met(p['help_ratio'], 1.1)})"
+        )
     if "p2" in r:
         p = r["p2"]
         lines.append(
             f"  P2 per deck {p['deckcheck_ms_per_deck']} ms vs refcheck "
-            f"{p['refcheck_ms_per_deck']} ms = {p['ratio']} (goal <= 1.0: {_met(p['ratio'], 1.0)})")
+            f"{p['refcheck_ms_per_deck']} ms = {p['ratio']} (goal <= 1.0: {_met(p['ratio'], 1.0)})"
+        )
     if "p3" in r:
         p = r["p3"]
         mem = p.get("memory", {})
@@ -121,11 +129,14 @@ def goals_text(r: dict) -> str:  # type: ignore[type-arg]
             f"{_met(p['busy_jobs2_over_jobs1'], 1.10)}); jobs64/jobs{p['cores']} "
             f"{p['jobs64_over_jobs_cores']} (<= 1.10: {_met(p['jobs64_over_jobs_cores'], 1.10)}); "
             f"auto/best {p['auto_over_best']}, busy {p['busy_auto_over_best']} (<= 1.10: "
-            f"{_met(max(p['auto_over_best'], p['busy_auto_over_best']), 1.10)})")
+            f"{_met(max(p['auto_over_best'], p['busy_auto_over_best']), 1.10)})"
+        )
         if mem:
-            lines.append(f"  P3 memory: tree peak {mem.get('tree_peak_mib')} MiB on "
-                         f"{mem.get('decks')} decks (<= 200: "
-                         f"{_met(mem.get('tree_peak_mib', 1e9), 200)})")
+            lines.append(
+                f"  P3 memory: tree peak {mem.get('tree_peak_mib')} MiB on "
+                f"{mem.get('decks')} decks (<= 200: "
+                f"{_met(mem.get('tree_peak_mib', 1e9), 200)})"
+            )
     return "\n".join(lines)
 
 

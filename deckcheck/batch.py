@@ -35,11 +35,18 @@ class Job(Record):
     upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
 
     def __init__(
-        self, fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None,
-        lang: str | None, db_path: str | None, deck_formats: bool = False,
-        banlist_ref: str | None = None, format_files: tuple[str, ...] = (),
+        self,
+        fmt: Format,
+        banlist: Banlist | None,
+        date: dt.date,
+        points_cap: int | None,
+        lang: str | None,
+        db_path: str | None,
+        deck_formats: bool = False,
+        banlist_ref: str | None = None,
+        format_files: tuple[str, ...] = (),
         upcoming: Banlist | None = None,
-    ) -> None:  # fmt: skip  # written out: see model.record
+    ) -> None:  # # written out: see model.record
         d = self.__dict__
         d["fmt"] = fmt
         d["banlist"] = banlist
@@ -77,12 +84,18 @@ class Checker:
             try:
                 fmt = get_format(hint, extra_files=job.format_files)
                 self._formats[hint] = (fmt, list_for(fmt.at(job.date), job.date, job.banlist_ref))
-                _note(f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
-                      "--format overrides it)", hint)  # fmt: skip
+                _note(
+                    f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
+                    "--format overrides it)",
+                    hint,
+                )
             except DeckcheckError as exc:
                 self._formats[hint] = None
-                _note(f"{deck.source}: '#format {hint}' line not used ({exc}); "
-                      f"checked as {job.fmt.name}", hint)  # fmt: skip
+                _note(
+                    f"{deck.source}: '#format {hint}' line not used ({exc}); "
+                    f"checked as {job.fmt.name}",
+                    hint,
+                )
         got = self._formats[hint]
         return got if got is not None else (job.fmt, job.banlist)
 
@@ -116,8 +129,16 @@ class Checker:
             from deckcheck.rules.upcoming import compare
 
             if report.legal and fmt is job.fmt:
-                later = check_deck(deck, fmt, job.upcoming, self.db, job.upcoming.effective,
-                                   job.points_cap, names, player)  # fmt: skip
+                later = check_deck(
+                    deck,
+                    fmt,
+                    job.upcoming,
+                    self.db,
+                    job.upcoming.effective,
+                    job.points_cap,
+                    names,
+                    player,
+                )
                 report = compare(report, later, job.upcoming)
         return report
 
@@ -167,6 +188,7 @@ def _say(kept: list[tuple[str | None, str]], keys: set[str]) -> None:
                 continue
             keys.add(key)
         notes.note(text)
+
 
 #: below this many decks ``--jobs auto`` stays in this process (a pool costs more to start
 #: than it saves on fewer decks)
@@ -247,9 +269,7 @@ def plan_workers(jobs: int | str, decks: int | None) -> int:
     return max(1, min(int(jobs), n))
 
 
-def _plan(
-    items: Iterable[Item], jobs: int | str
-) -> tuple[Iterator[Item] | list[Item], int, int]:
+def _plan(items: Iterable[Item], jobs: int | str) -> tuple[Iterator[Item] | list[Item], int, int]:
     """The items (a list stays one; else one iterator), the worker processes to check them
     with (1: in this process) and how many items are known to come (at least)."""
     it = iter(items)
@@ -290,14 +310,31 @@ class Output:
     waivers, ``--strict``, ``--only-illegal``, and whether the passing inputs (``--sheets``)
     and the step summary's rows are kept. Picklable: ``--jobs`` workers render with it."""
 
-    __slots__ = ("kind", "color", "per_deck", "meta", "waivers", "strict", "only_illegal",
-                 "sheets", "rows")  # fmt: skip
+    __slots__ = (
+        "kind",
+        "color",
+        "per_deck",
+        "meta",
+        "waivers",
+        "strict",
+        "only_illegal",
+        "sheets",
+        "rows",
+    )
 
     def __init__(
-        self, kind: str, meta: Any, waivers: Any, *, color: bool = False,
-        per_deck: bool = False, strict: bool = False, only_illegal: bool = False,
-        sheets: bool = False, rows: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        kind: str,
+        meta: Any,
+        waivers: Any,
+        *,
+        color: bool = False,
+        per_deck: bool = False,
+        strict: bool = False,
+        only_illegal: bool = False,
+        sheets: bool = False,
+        rows: bool = False,
+    ) -> None:
         self.kind = kind
         self.color = color
         self.per_deck = per_deck  # csv: one row per deck (--csv-decks)
@@ -324,9 +361,13 @@ class Output:
 
 
 def run_output(
-    items: Iterable[Item], job: Job, jobs: int | str, output: Output, renderer: Any,
+    items: Iterable[Item],
+    job: Job,
+    jobs: int | str,
+    output: Output,
+    renderer: Any,
     checker: Checker | None = None,
-) -> Any:  # fmt: skip
+) -> Any:
     """Check ``items`` and write each deck (waivers applied; with ``--only-illegal``, only
     those that fail) through ``renderer`` (``output.renderer``, started), in input order;
     the run's ``report.RunTally``. The same as ``run_batch`` fed to the tally and the
@@ -354,9 +395,13 @@ def run_output(
 
 
 def _pooled(
-    items: Iterator[Item] | list[Item], job: Job, workers: int, known: int, work: Any,
+    items: Iterator[Item] | list[Item],
+    job: Job,
+    workers: int,
+    known: int,
+    work: Any,
     output: Output | None = None,
-) -> Iterator[Any]:  # fmt: skip
+) -> Iterator[Any]:
     """``work``'s answer for each chunk of decks over ``workers`` processes, at most two
     chunks a worker in flight (memory stays flat however many decks), in input order; the
     notes of each chunk's decks are said here before its answer is handed on."""
@@ -368,9 +413,13 @@ def _pooled(
 
 
 def _answers(
-    items: Iterator[Item] | list[Item], job: Job, workers: int, known: int, work: Any,
+    items: Iterator[Item] | list[Item],
+    job: Job,
+    workers: int,
+    known: int,
+    work: Any,
     output: Output | None,
-) -> Iterator[Any]:  # fmt: skip
+) -> Iterator[Any]:
     """``_pooled`` without the notes: each chunk's (answer, notes), in input order."""
     chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
     initargs = (job,) if output is None else (job, output)
@@ -428,10 +477,16 @@ class Request(Record):
     jobs: int | str = "auto"  # a count, or "auto" (see plan_workers)
 
     def __init__(
-        self, inputs: tuple[str, ...], format_id: str = "tcg", banlist_ref: str | None = None,
-        date: dt.date | None = None, format_files: tuple[str, ...] = (),
-        points_cap: int | None = None, lang: str | None = None, jobs: int | str = "auto",
-    ) -> None:  # fmt: skip  # written out: see model.record
+        self,
+        inputs: tuple[str, ...],
+        format_id: str = "tcg",
+        banlist_ref: str | None = None,
+        date: dt.date | None = None,
+        format_files: tuple[str, ...] = (),
+        points_cap: int | None = None,
+        lang: str | None = None,
+        jobs: int | str = "auto",
+    ) -> None:  # # written out: see model.record
         d = self.__dict__
         d["inputs"] = inputs
         d["format_id"] = format_id

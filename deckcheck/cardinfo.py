@@ -8,8 +8,20 @@ from typing import Any
 
 from deckcheck.errors import DataError
 
-LANG_ORDER = ["en", "ja", "ja_reading", "ko", "ko_reading", "zh-CN", "zh-TW",
-              "de", "fr", "it", "es", "pt"]  # fmt: skip
+LANG_ORDER = [
+    "en",
+    "ja",
+    "ja_reading",
+    "ko",
+    "ko_reading",
+    "zh-CN",
+    "zh-TW",
+    "de",
+    "fr",
+    "it",
+    "es",
+    "pt",
+]
 
 
 def open_lookup() -> tuple[Any, Any]:
@@ -39,8 +51,14 @@ def resolve_card(query: str, db: Any) -> tuple[int | None, Any]:
 
 
 def match_json(m: Any) -> dict[str, Any]:
-    return {"id": m.card_id, "name": m.name, "matched": m.matched, "lang": m.lang,
-            "score": m.score, "how": m.how}  # fmt: skip
+    return {
+        "id": m.card_id,
+        "name": m.name,
+        "matched": m.matched,
+        "lang": m.lang,
+        "score": m.score,
+        "how": m.how,
+    }
 
 
 def kind_of(db: Any, card_id: int) -> str:
@@ -87,5 +105,8 @@ def card_info(db: Any, res: Any, ref: str, lang: str | None) -> tuple[Any, dict[
 
 
 def not_found_json(res: Any) -> dict[str, Any]:
-    return {"query": res.query, "status": res.status,
-            "candidates": [match_json(m) for m in res.candidates]}  # fmt: skip
+    return {
+        "query": res.query,
+        "status": res.status,
+        "candidates": [match_json(m) for m in res.candidates],
+    }

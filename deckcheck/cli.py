@@ -165,8 +165,10 @@ def _check_home_variables() -> None:
     for var in ("DECKCHECK_HOME", "DECKCHECK_CACHE"):
         value = os.environ.get(var)
         if value and os.path.exists(value) and not os.path.isdir(value):
-            raise DataError(f"{var}={value} names a file, not a folder: point it at a folder "
-                            "(it is created when missing) or unset it")
+            raise DataError(
+                f"{var}={value} names a file, not a folder: point it at a folder "
+                "(it is created when missing) or unset it"
+            )
 
 
 def os_error_text(exc: OSError) -> str:

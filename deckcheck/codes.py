@@ -142,7 +142,16 @@ class Registry:
             raise UnknownCode(f"unknown finding code {code!r} (not in deckcheck.codes)")
         # Positional, in Finding's field order: this is the one place a Finding is built.
         return Finding(
-            c.code, c.rule, c.severity, message, section, line, card_id, card_name, count, limit,
+            c.code,
+            c.rule,
+            c.severity,
+            message,
+            section,
+            line,
+            card_id,
+            card_name,
+            count,
+            limit,
             candidates,
         )
 

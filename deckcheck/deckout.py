@@ -107,4 +107,3 @@ def check_readable(text: str, to: str, deck: Deck) -> None:
             f"{'/'.join(str(v) for v in back.counts().values())}); nothing written",
             where=deck.source,
         )
-

@@ -57,7 +57,6 @@ def require_text(value: str, what: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        bad = value[exc.start:exc.end].encode("utf-8", "surrogateescape")
-        raise InputError(f"not UTF-8 text (bytes {bad!r}); give it as UTF-8",
-                         where=what) from None
+        bad = value[exc.start : exc.end].encode("utf-8", "surrogateescape")
+        raise InputError(f"not UTF-8 text (bytes {bad!r}); give it as UTF-8", where=what) from None
     return value

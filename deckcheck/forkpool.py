@@ -150,9 +150,14 @@ def _error(payload: bytes) -> BaseException:
 
 
 def _serve(
-    func: Callable[[list[Any]], Any], items: Sequence[Any], chunk: int,
-    initializer: Callable[..., None], initargs: tuple[Any, ...], task_r: int, res_w: int,
-) -> None:  # fmt: skip
+    func: Callable[[list[Any]], Any],
+    items: Sequence[Any],
+    chunk: int,
+    initializer: Callable[..., None],
+    initargs: tuple[Any, ...],
+    task_r: int,
+    res_w: int,
+) -> None:
     """A worker's life: set up, then answer chunk numbers until told to stop; then leave
     without running the parent's exit handlers or flushing its inherited buffers."""
     code = 0
@@ -166,8 +171,9 @@ def _serve(
             if index == _STOP:
                 break
             try:
-                payload = pickle.dumps(func(list(items[index * chunk : (index + 1) * chunk])),
-                                       pickle.HIGHEST_PROTOCOL)  # fmt: skip
+                payload = pickle.dumps(
+                    func(list(items[index * chunk : (index + 1) * chunk])), pickle.HIGHEST_PROTOCOL
+                )
                 ok = 1
             except Exception as exc:  # noqa: BLE001  # raised again in the parent
                 payload, ok = _pickled_error(exc), 0

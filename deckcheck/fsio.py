@@ -12,8 +12,18 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["NotRegularFile", "TooLarge", "backup_path", "read_bounded", "remove_others",
-           "replacing", "resolve_target", "sha256_bytes", "sha256_file", "write_atomic"]
+__all__ = [
+    "NotRegularFile",
+    "TooLarge",
+    "backup_path",
+    "read_bounded",
+    "remove_others",
+    "replacing",
+    "resolve_target",
+    "sha256_bytes",
+    "sha256_file",
+    "write_atomic",
+]
 
 
 class NotRegularFile(OSError):
@@ -21,8 +31,11 @@ class NotRegularFile(OSError):
     a folder, which a write must never replace by a regular file (``/dev/null``)."""
 
     def __init__(self, path: str | os.PathLike[str]):
-        super().__init__(errno.EINVAL, "not a regular file (a FIFO, device, socket or folder): "
-                         "refusing to replace it", str(path))
+        super().__init__(
+            errno.EINVAL,
+            "not a regular file (a FIFO, device, socket or folder): refusing to replace it",
+            str(path),
+        )
 
 
 #: Temp names stay short whatever the target is called: a 245-character deck name plus a
@@ -86,7 +99,7 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.ftruncate(fd, len(data))
             os.fsync(fd)
         finally:
@@ -100,8 +113,9 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
                 os.link(tmp, keep)
             except OSError:
                 keep = target.parent / "(nowhere: the folder is not writable)"
-        raise OSError(exc.errno, f"{exc.strerror or exc}; the new text is in {keep}",
-                      str(target)) from None
+        raise OSError(
+            exc.errno, f"{exc.strerror or exc}; the new text is in {keep}", str(target)
+        ) from None
     if keep != tmp:
         with contextlib.suppress(OSError):
             keep.unlink()
@@ -244,8 +258,10 @@ class TooLarge(ValueError):
     file's size when known from its metadata, else None)."""
 
     def __init__(self, size: int | None, limit: int):
-        super().__init__(f"{size if size is not None else 'more than ' + str(limit)} bytes, "
-                         f"over the {limit} byte cap")
+        super().__init__(
+            f"{size if size is not None else 'more than ' + str(limit)} bytes, "
+            f"over the {limit} byte cap"
+        )
         self.size = size
         self.limit = limit
 

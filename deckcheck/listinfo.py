@@ -26,12 +26,21 @@ def list_rows(store: Any, family: str | None = None) -> tuple[list[dict[str, Any
         lists = store.lists(f, superseded=True) if hidden else store.lists(f)
         for b in lists:
             rows.append(
-                {"family": b.family, "effective": b.effective.isoformat(), "name": b.name,
-                 "mode": b.mode, "entries": len(b.limits), "groups": len(b.groups),
-                 "points": len(b.points), "date_exact": b.date_exact, "source": b.source,
-                 "upcoming": b.effective.isoformat() > today,
-                 "superseded_by": hidden.get(b.path), "path": b.path}
-            )  # fmt: skip
+                {
+                    "family": b.family,
+                    "effective": b.effective.isoformat(),
+                    "name": b.name,
+                    "mode": b.mode,
+                    "entries": len(b.limits),
+                    "groups": len(b.groups),
+                    "points": len(b.points),
+                    "date_exact": b.date_exact,
+                    "source": b.source,
+                    "upcoming": b.effective.isoformat() > today,
+                    "superseded_by": hidden.get(b.path),
+                    "path": b.path,
+                }
+            )
     return rows, fams
 
 
@@ -63,14 +72,23 @@ def list_content(b: Any, name: Callable[[int], str]) -> dict[str, Any]:
         "date_exact": b.date_exact,
         "mode": b.mode,
         "source": b.source,
-        "entries": [{"id": c, "name": name(c), "limit": lim}
-                    for c, lim in sorted(b.limits.items(), key=lambda kv: (kv[1], name(kv[0])))],
-        "groups": [{"name": g.name, "limit": g.limit,
-                    "cards": [{"id": c, "name": name(c)} for c in sorted(g.cards)]}
-                   for g in b.groups],
-        "points": [{"id": c, "name": name(c), "points": p}
-                   for c, p in sorted(b.points.items(), key=lambda kv: (-kv[1], name(kv[0])))],
-    }  # fmt: skip
+        "entries": [
+            {"id": c, "name": name(c), "limit": lim}
+            for c, lim in sorted(b.limits.items(), key=lambda kv: (kv[1], name(kv[0])))
+        ],
+        "groups": [
+            {
+                "name": g.name,
+                "limit": g.limit,
+                "cards": [{"id": c, "name": name(c)} for c in sorted(g.cards)],
+            }
+            for g in b.groups
+        ],
+        "points": [
+            {"id": c, "name": name(c), "points": p}
+            for c, p in sorted(b.points.items(), key=lambda kv: (-kv[1], name(kv[0])))
+        ],
+    }
 
 
 def _size(r: Any) -> str:
@@ -88,14 +106,18 @@ def format_rows(date: dt.date, format_files: Sequence[str] = ()) -> list[dict[st
     for fid, f in load_formats(format_files).items():
         f = f.at(date)
         b = store.in_force(f.list_family, date) if f.list_family else None
-        rows.append({
-            "id": fid,
-            "name": f.name,
-            "main": _size(f.main), "extra": _size(f.extra), "side": _size(f.side),
-            "copies": f.copies,
-            "list_family": f.list_family,
-            "list": ({"name": b.name, "effective": b.effective.isoformat()} if b else None),
-        })  # fmt: skip
+        rows.append(
+            {
+                "id": fid,
+                "name": f.name,
+                "main": _size(f.main),
+                "extra": _size(f.extra),
+                "side": _size(f.side),
+                "copies": f.copies,
+                "list_family": f.list_family,
+                "list": ({"name": b.name, "effective": b.effective.isoformat()} if b else None),
+            }
+        )
     return rows
 
 

@@ -144,11 +144,23 @@ class Card(Record):
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
 
     def __init__(
-        self, id: int, name: str, canonical: int, alias_kind: AliasKind, type_bits: int,
-        scopes: Scope, level: int = 0, atk: int = 0, defense: int = 0, race: int = 0,
-        attribute: int = 0, ocg_date: dt.date | None = None, tcg_date: dt.date | None = None,
-        md_date: dt.date | None = None, dl_date: dt.date | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        id: int,
+        name: str,
+        canonical: int,
+        alias_kind: AliasKind,
+        type_bits: int,
+        scopes: Scope,
+        level: int = 0,
+        atk: int = 0,
+        defense: int = 0,
+        race: int = 0,
+        attribute: int = 0,
+        ocg_date: dt.date | None = None,
+        tcg_date: dt.date | None = None,
+        md_date: dt.date | None = None,
+        dl_date: dt.date | None = None,
+    ) -> None:
         d = self.__dict__
         d["id"] = id
         d["name"] = name
@@ -233,8 +245,12 @@ class _Slotted:
         bad = [n for n in changes if n not in names]
         if bad:
             raise TypeError(f"{cls.__name__}.replace() got an unexpected field {bad[0]!r}")
-        return cls(**{n: changes[n] if n in changes else getattr(self, n)  # type: ignore[no-any-return]
-                      for n in names})  # fmt: skip
+        return cls(
+            **{
+                n: changes[n] if n in changes else getattr(self, n)  # type: ignore[no-any-return]
+                for n in names
+            }
+        )
 
 
 class DeckEntry(_Slotted):
@@ -347,11 +363,20 @@ class Finding(Record):
     waived: bool = False  # --ignore/--select: shown, but it does not make the deck fail
 
     def __init__(
-        self, code: str, rule: str, severity: Severity, message: str,
-        section: Section | None = None, line: int | None = None, card_id: int | None = None,
-        card_name: str | None = None, count: int | None = None, limit: int | None = None,
-        candidates: tuple[tuple[int, str], ...] = (), waived: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        code: str,
+        rule: str,
+        severity: Severity,
+        message: str,
+        section: Section | None = None,
+        line: int | None = None,
+        card_id: int | None = None,
+        card_name: str | None = None,
+        count: int | None = None,
+        limit: int | None = None,
+        candidates: tuple[tuple[int, str], ...] = (),
+        waived: bool = False,
+    ) -> None:
         d = self.__dict__
         d["code"] = code
         d["rule"] = rule
@@ -426,12 +451,19 @@ class Banlist(Record):
     date_exact: bool = True  # False when only the month was known
 
     def __init__(
-        self, name: str, family: str, effective: dt.date,
+        self,
+        name: str,
+        family: str,
+        effective: dt.date,
         mode: Literal["blacklist", "whitelist"] = "blacklist",
-        limits: dict[int, int] | None = None, names: dict[int, str] | None = None,
-        groups: tuple[Group, ...] = (), points: dict[int, int] | None = None,
-        source: str = "", path: str = "", date_exact: bool = True,
-    ) -> None:  # fmt: skip
+        limits: dict[int, int] | None = None,
+        names: dict[int, str] | None = None,
+        groups: tuple[Group, ...] = (),
+        points: dict[int, int] | None = None,
+        source: str = "",
+        path: str = "",
+        date_exact: bool = True,
+    ) -> None:
         d = self.__dict__
         d["name"] = name
         d["family"] = family
@@ -517,17 +549,27 @@ class Format(Record):
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()
 
     def __init__(
-        self, id: str, name: str, main: SizeRange = _MAIN, extra: SizeRange = _EXTRA,
+        self,
+        id: str,
+        name: str,
+        main: SizeRange = _MAIN,
+        extra: SizeRange = _EXTRA,
         side: SizeRange = _SIDE,
-        copies: int = 3, list_family: str | None = None, forbidden_as_limited: bool = False,
-        pool: frozenset[str] = frozenset(), release_region: str | None = None,
-        release_cutoff: dt.date | None = None, skills: SizeRange | None = None,
+        copies: int = 3,
+        list_family: str | None = None,
+        forbidden_as_limited: bool = False,
+        pool: frozenset[str] = frozenset(),
+        release_region: str | None = None,
+        release_cutoff: dt.date | None = None,
+        skills: SizeRange | None = None,
         legend: LegendRule = "none",
         extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"}),
-        banned_types: frozenset[str] = frozenset(), points_cap: int | None = None,
-        description: str = "", source: str = "",
+        banned_types: frozenset[str] = frozenset(),
+        points_cap: int | None = None,
+        description: str = "",
+        source: str = "",
         changes: tuple[tuple[dt.date, dict[str, Any]], ...] = (),
-    ) -> None:  # fmt: skip
+    ) -> None:
         d = self.__dict__
         d["id"] = id
         d["name"] = name

@@ -12,7 +12,12 @@ import sys
 from collections.abc import Callable
 
 __all__ = [
-    "Sink", "note", "progress", "set_progress_sink", "set_sink", "stderr_progress_sink",
+    "Sink",
+    "note",
+    "progress",
+    "set_progress_sink",
+    "set_sink",
+    "stderr_progress_sink",
     "stderr_sink",
 ]
 

@@ -71,8 +71,11 @@ def record(cls: type[_R]) -> type[_R]:
             body.append(f"d[{n!r}] = {n}")
     env["_Factory"] = _Factory
     post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
-    src = (f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
-           + "\n ".join(body) + f"\n {post}\n")
+    src = (
+        f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
+        + "\n ".join(body)
+        + f"\n {post}\n"
+    )
     exec(src, env)  # noqa: S102 - the source is built from the class's own field names
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"

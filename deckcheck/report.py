@@ -143,9 +143,13 @@ class RunTally:
     __slots__ = ("waivers", "strict", "only_illegal", "summary", "passed", "rows")
 
     def __init__(
-        self, waivers: Waivers, strict: bool = False, only_illegal: bool = False,
-        sheets: bool = False, rows: bool = False,
-    ) -> None:  # fmt: skip
+        self,
+        waivers: Waivers,
+        strict: bool = False,
+        only_illegal: bool = False,
+        sheets: bool = False,
+        rows: bool = False,
+    ) -> None:
         self.waivers = waivers
         self.strict = strict
         self.only_illegal = only_illegal
@@ -163,8 +167,9 @@ class RunTally:
             self.passed.append(report.input)
         if self.rows is not None:
             live = len(report.findings) - report.waived
-            self.rows.append((report.input, report.player, report.verdict(strict), live,
-                              report.first_reason()))  # fmt: skip
+            self.rows.append(
+                (report.input, report.player, report.verdict(strict), live, report.first_reason())
+            )
         if self.only_illegal and report.passes(strict):
             return None
         return report

@@ -34,8 +34,12 @@ class CheckData:
     upcoming: Banlist | None = None  # the next announced list (DC601), as validate checks it
 
 
-def prepare(format_id: str = "tcg", date: dt.date | None = None,
-            banlist_ref: str | None = None, db_path: str | None = None) -> CheckData:
+def prepare(
+    format_id: str = "tcg",
+    date: dt.date | None = None,
+    banlist_ref: str | None = None,
+    db_path: str | None = None,
+) -> CheckData:
     """Format, list in force and the whole card table, read here once (the client side)."""
     from deckcheck.carddb import open_db
     from deckcheck.carddb.snapshot import CardSnapshot
@@ -62,13 +66,20 @@ def verdict(ydke: str, data: CheckData, deck_id: Any = None) -> dict[str, Any]:
 
     try:
         deck = ydke_reader.parse(ydke)
-        report = validate_deck(deck, data.fmt, data.banlist, data.cards, date=data.date,
-                               points_cap=data.points_cap)  # fmt: skip
+        report = validate_deck(
+            deck, data.fmt, data.banlist, data.cards, date=data.date, points_cap=data.points_cap
+        )
         if data.upcoming is not None and report.legal:  # as deckcheck validate does (DC601)
             from deckcheck.rules.upcoming import compare
 
-            later = validate_deck(deck, data.fmt, data.upcoming, data.cards,
-                                  date=data.upcoming.effective, points_cap=data.points_cap)
+            later = validate_deck(
+                deck,
+                data.fmt,
+                data.upcoming,
+                data.cards,
+                date=data.upcoming.effective,
+                points_cap=data.points_cap,
+            )
             report = compare(report, later, data.upcoming)
     except InputError as exc:
         report = unreadable(ydke, f"cannot read the deck: {exc}", data.fmt, data.banlist)
@@ -81,8 +92,9 @@ def verdict(ydke: str, data: CheckData, deck_id: Any = None) -> dict[str, Any]:
     }
 
 
-def check_rows(rows: Iterable[dict[str, Any]], data: CheckData, column: str = "ydke",
-               id_column: str = "id") -> Iterator[dict[str, Any]]:
+def check_rows(
+    rows: Iterable[dict[str, Any]], data: CheckData, column: str = "ydke", id_column: str = "id"
+) -> Iterator[dict[str, Any]]:
     """Verdict rows for table rows (dicts), in order; a row without the column is DC101."""
     for row in rows:
         yield verdict(str(row.get(column, "")), data, row.get(id_column))
@@ -93,8 +105,16 @@ def _partition(lines: Iterable[str], data: CheckData, column: str, id_column: st
     return [json.dumps(v, ensure_ascii=False) for v in check_rows(rows, data, column, id_column)]
 
 
-def run(input_path: str | Path, output_dir: str | Path, data: CheckData, client: Any, *,
-        column: str = "ydke", id_column: str = "id", blocksize: int | None = None) -> int:
+def run(
+    input_path: str | Path,
+    output_dir: str | Path,
+    data: CheckData,
+    client: Any,
+    *,
+    column: str = "ydke",
+    id_column: str = "id",
+    blocksize: int | None = None,
+) -> int:
     """Check every row of a JSONL table on ``client``'s cluster; the verdicts go to
     ``output_dir/part-*.jsonl`` in input order. Returns the number of decks checked."""
     import dask.bag as db

@@ -17,9 +17,20 @@ from pathlib import Path
 from deckcheck import notes
 from deckcheck import paths as dc_paths
 
-__all__ = ["READY", "STAGE", "STAGE_PREFIX", "NewState", "clean_stale", "exclusive_lock",
-           "finish_interrupted", "home_lock", "in_state", "new_state", "swap_stage",
-           "write_all"]
+__all__ = [
+    "READY",
+    "STAGE",
+    "STAGE_PREFIX",
+    "NewState",
+    "clean_stale",
+    "exclusive_lock",
+    "finish_interrupted",
+    "home_lock",
+    "in_state",
+    "new_state",
+    "swap_stage",
+    "write_all",
+]
 
 #: Temp files ``write_all`` makes beside their targets (only a lock holder makes them).
 STAGE_PREFIX = ".dc-stage-"
@@ -178,7 +189,7 @@ def _remove_all(found: Iterable[Path]) -> None:
 def _next_state(home: Path) -> Path:
     nums = [0]
     for p in home.glob(f"{dc_paths.STATE_PREFIX}*"):
-        tail = p.name[len(dc_paths.STATE_PREFIX):]
+        tail = p.name[len(dc_paths.STATE_PREFIX) :]
         if tail.isdigit():
             nums.append(int(tail))
     return home / f"{dc_paths.STATE_PREFIX}{max(nums) + 1}"
@@ -257,8 +268,9 @@ def _migrate(home: Path) -> None:
     if db.is_file():
         _link_or_copy(db, state / dc_paths.DB_NAME)
     if lists.is_dir():
-        shutil.copytree(lists, state / dc_paths.LISTS_NAME, symlinks=True,
-                        copy_function=_link_or_copy)  # fmt: skip
+        shutil.copytree(
+            lists, state / dc_paths.LISTS_NAME, symlinks=True, copy_function=_link_or_copy
+        )
     _fsync_tree(state)
     _switch(home, state)
 
@@ -312,8 +324,9 @@ def new_state(*, keep_db: bool = True, keep_lists: bool = True) -> Iterator[NewS
             if old is not None and keep_db and (old / dc_paths.DB_NAME).is_file():
                 _link_or_copy(old / dc_paths.DB_NAME, state / dc_paths.DB_NAME)
             if old is not None and keep_lists and (old / dc_paths.LISTS_NAME).is_dir():
-                shutil.copytree(old / dc_paths.LISTS_NAME, state / dc_paths.LISTS_NAME,
-                                symlinks=True)  # fmt: skip
+                shutil.copytree(
+                    old / dc_paths.LISTS_NAME, state / dc_paths.LISTS_NAME, symlinks=True
+                )
             yield NewState(state, old)
             _fsync_tree(state)
             _switch(home, state)
@@ -356,7 +369,7 @@ def write_all(files: Sequence[tuple[Path, str]]) -> None:
                 data = text.encode("utf-8")
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(fd, view):]
+                    view = view[os.write(fd, view) :]
                 os.fsync(fd)
         except BaseException:
             for tmp, _ in staged:
@@ -370,8 +383,9 @@ def write_all(files: Sequence[tuple[Path, str]]) -> None:
             os.close(fd)
 
 
-def clean_stale(folder: Path, patterns: Sequence[str], *, older_than: float = 0.0,
-                recursive: bool = True) -> int:  # fmt: skip
+def clean_stale(
+    folder: Path, patterns: Sequence[str], *, older_than: float = 0.0, recursive: bool = True
+) -> int:
     """Remove what killed runs left under ``folder`` (files or folders matching one of
     ``patterns``, searched recursively unless ``recursive`` is False); call it holding the
     lock that guards their writers. ``older_than`` (seconds) spares what a writer outside

@@ -45,8 +45,13 @@ def _sort_key(f: Finding) -> tuple[int, int, str, int]:
 
 
 #: Card.kind -> the composition bucket of a Main Deck copy (skills are not counted there)
-_BUCKET = {"monster": "monster", "spell": "spell", "trap": "trap", "token": "other",
-           "other": "other"}  # fmt: skip
+_BUCKET = {
+    "monster": "monster",
+    "spell": "spell",
+    "trap": "trap",
+    "token": "other",
+    "other": "other",
+}
 
 
 _card_id = attrgetter("card_id")
@@ -97,9 +102,7 @@ def _learn(ids: dict[int, int], cards: list[Card | None]) -> None:
         _SEEN[cid] = card
 
 
-def _tally(
-    ctx: Context, cards: CardSource, names: Callable[[int], str] | None
-) -> dict[str, int]:
+def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> dict[str, int]:
     """Resolve every entry once and count copies by canonical card (shared by all rules);
     returns the deck's composition (see ``composition``), counted on the same pass.
 
@@ -153,19 +156,27 @@ def _tally(
             _count_elements(by_canonical, map(_ALIASED.get, ids, ids))
     buckets: dict[str | None, int] = {}
     _count_elements(buckets, map(_BUCKETS.get, ids[:nm]))  # None: an unknown card
-    comp = {"monster": buckets.get("monster", 0), "spell": buckets.get("spell", 0),
-            "trap": buckets.get("trap", 0),
-            "other": buckets.get("other", 0) + buckets.get(None, 0), "extra": ne}  # fmt: skip
-    counted = ctx.counted = Counted(ids, copies, card_of, by_canonical, nm, ne, rows, every,
-                                    cards, names)  # fmt: skip
+    comp = {
+        "monster": buckets.get("monster", 0),
+        "spell": buckets.get("spell", 0),
+        "trap": buckets.get("trap", 0),
+        "other": buckets.get("other", 0) + buckets.get(None, 0),
+        "extra": ne,
+    }
+    counted = ctx.counted = Counted(
+        ids, copies, card_of, by_canonical, nm, ne, rows, every, cards, names
+    )
     ctx._tallies = ctx._printings = None  # built when first read
     ctx.flags = flags
     ctx.epoch = _EPOCH[0]
     ctx.defer_entries(counted)  # built only if a rule reads ctx.entries
     counts = ctx.counts = {"main": nm, "extra": ne, "side": len(ids) - nm - ne}
     if flags & HAS_SKILL:  # skill cards are not counted in any section
-        for sec, part in (("main", ids[:nm]), ("extra", ids[nm : nm + ne]),
-                          ("side", ids[nm + ne :])):  # fmt: skip
+        for sec, part in (
+            ("main", ids[:nm]),
+            ("extra", ids[nm : nm + ne]),
+            ("side", ids[nm + ne :]),
+        ):
             counts[sec] -= sum(1 for cid in part if _kind(card_of[cid]) == "skill")
     return comp
 
@@ -282,8 +293,11 @@ def _active(
     for f, b, d, p, got in _ACTIVE:
         if f is fmt and b is banlist and d == date and p == points_cap:
             return got
-    got = [r for r in every if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date,
-                                                                         points_cap))]  # fmt: skip
+    got = [
+        r
+        for r in every
+        if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date, points_cap))
+    ]
     _ACTIVE.insert(0, (fmt, banlist, date, points_cap, got))
     del _ACTIVE[4:]  # with an announced list, each legal deck is checked twice (two keys)
     return got

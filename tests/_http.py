@@ -35,4 +35,3 @@ class _Quiet(SimpleHTTPRequestHandler):
 def serving_folder(root: Path) -> Any:
     """The files below ``root``, served as they are (no request log on stderr)."""
     return serving(partial(_Quiet, directory=str(root)))
-

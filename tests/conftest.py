@@ -48,15 +48,26 @@ def check_golden(path: Path, output: str, *, update: bool) -> None:
     if update:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(output, encoding="utf-8")
-        pytest.fail(f"golden file {path.name} updated, re-run without --update-golden "
-                    "and review the diff", pytrace=False)
+        pytest.fail(
+            f"golden file {path.name} updated, re-run without --update-golden and review the diff",
+            pytrace=False,
+        )
     if old is None:
         pytest.fail(f"golden file {path} is missing: run pytest --update-golden", pytrace=False)
-    diff = "".join(difflib.unified_diff(
-        old.splitlines(keepends=True), output.splitlines(keepends=True),
-        fromfile=f"{path.name} (golden)", tofile="output", n=2))
-    pytest.fail(f"output differs from golden file {path.name} (pytest --update-golden "
-                f"rewrites it after a deliberate change):\n{diff}", pytrace=False)
+    diff = "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            output.splitlines(keepends=True),
+            fromfile=f"{path.name} (golden)",
+            tofile="output",
+            n=2,
+        )
+    )
+    pytest.fail(
+        f"output differs from golden file {path.name} (pytest --update-golden "
+        f"rewrites it after a deliberate change):\n{diff}",
+        pytrace=False,
+    )
 
 
 @pytest.fixture
@@ -147,9 +158,7 @@ def official_import(
 
 
 @pytest.fixture
-def official_home(
-    official_import: tuple[Path, object], monkeypatch: pytest.MonkeyPatch
-) -> Path:
+def official_home(official_import: tuple[Path, object], monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point DECKCHECK_HOME at the shared real-data home with official data imported."""
     monkeypatch.setenv("DECKCHECK_HOME", str(official_import[0]))
     return official_import[0]

@@ -12,7 +12,6 @@ PKG = Path(__file__).resolve().parent.parent / "deckcheck"
 MAX_LINES = 600
 
 
-
 def _modules() -> dict[str, Path]:
     out = {}
     for p in sorted(PKG.rglob("*.py")):
@@ -43,8 +42,9 @@ def import_graph() -> dict[str, set[str]]:
                     here = mod.split(".") if is_pkg else mod.split(".")[:-1]
                     here = here[: len(here) - (node.level - 1)]
                     base = ".".join([*here, base] if base else here)
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                           for a in node.names]  # fmt: skip
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names
+                ]
             for t in targets:
                 if t in mods and t != mod:
                     graph[mod].add(t)
@@ -61,7 +61,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(n)
         for m in sorted(graph[n]):
             if state.get(m) == 1:
-                return [*stack[stack.index(m):], m]
+                return [*stack[stack.index(m) :], m]
             if m not in state:
                 got = visit(m)
                 if got:
@@ -150,8 +150,11 @@ def test_the_cli_layer_is_at_most_15_percent_of_the_package() -> None:
     # Logic a library user needs lives in services, not in commands/ (issue 14).
     mods = _modules()
     total = sum(_lines(p) for p in mods.values())
-    cli = sum(_lines(p) for m, p in mods.items()
-              if m == "deckcheck.cli" or m.startswith("deckcheck.commands"))
+    cli = sum(
+        _lines(p)
+        for m, p in mods.items()
+        if m == "deckcheck.cli" or m.startswith("deckcheck.commands")
+    )
     assert cli <= 0.15 * total, f"commands/ + cli.py: {cli} of {total} lines"
 
 

@@ -29,8 +29,13 @@ HEAVY = ("yaml", "pydantic", "rapidfuzz")
 
 
 def _imported_by(*args: str) -> tuple[int, str, set[str]]:
-    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True,
-                          text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     code, modules = json.loads(proc.stderr.strip().splitlines()[-1])
     return code, proc.stdout, set(modules)
 
@@ -65,7 +70,10 @@ def _state_home(home: Path, real_home_dir: Path) -> None:
 
 @pytest.mark.parametrize("layout", ["state", "flat"])
 def test_one_deck_validate_imports_no_pathlib(
-    layout: str, real_home_dir: Path, shared_data: Path, isolated_home: Path,
+    layout: str,
+    real_home_dir: Path,
+    shared_data: Path,
+    isolated_home: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if layout == "state":
@@ -144,8 +152,13 @@ _GC_PROBE = (
 
 
 def _gc_seen(*args: str) -> tuple[int, dict[str, bool]]:
-    proc = subprocess.run([sys.executable, "-c", _GC_PROBE, *args], capture_output=True,
-                          text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _GC_PROBE, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     return proc.returncode, json.loads(proc.stderr.strip().splitlines()[-1])
 
 
@@ -205,8 +218,13 @@ _EXIT_PROBE = (
 
 
 def _exit_probe(how: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", _EXIT_PROBE, how, *args], capture_output=True,
-                          text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-c", _EXIT_PROBE, how, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_console_script_validate_skips_only_the_teardown() -> None:

@@ -31,8 +31,9 @@ def test_write_atomic_text_bytes_and_permissions(tmp_path: Path) -> None:
     assert [p.name for p in target.parent.iterdir()] == ["f.txt"]
 
 
-def test_write_atomic_failure_keeps_the_old_file(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_write_atomic_failure_keeps_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "f.txt"
     target.write_text("old")
 

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from deckcheck import paths
 
 _PARTS = st.sampled_from(["", ".", "..", "a", "b c", "~", "~root", "é", "x.ydk", "\\", ":"])
-_PATHS = st.tuples(st.sampled_from(["", "/", "//", "///", "./", "~/", "~"]),
-                   st.lists(_PARTS, max_size=5),
-                   st.sampled_from(["", "/", "//"])).map(
-    lambda t: t[0] + "/".join(t[1]) + t[2])  # fmt: skip
+_PATHS = st.tuples(
+    st.sampled_from(["", "/", "//", "///", "./", "~/", "~"]),
+    st.lists(_PARTS, max_size=5),
+    st.sampled_from(["", "/", "//"]),
+).map(lambda t: t[0] + "/".join(t[1]) + t[2])
 
 
 @settings(max_examples=400, deadline=None)
@@ -55,13 +56,18 @@ def test_is_file_is_dir_exists_as_pathlib(tmp_path: Path) -> None:
     for p in (f, d, tmp_path / "missing", f / "under-a-file", tmp_path / "loop"):
         s = str(p)
         assert (paths.is_file(s), paths.is_dir(s), paths.exists(s)) == (
-            p.is_file(), p.is_dir(), p.exists()), s
+            p.is_file(),
+            p.is_dir(),
+            p.exists(),
+        ), s
     assert paths.exists(os.fspath(tmp_path)) and not paths.is_file("a\x00b")
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=24)
-       | st.sampled_from(["a b", "?#%", "/x/y z/é.db", "~/.local/☃", "%41", ""]))
+@given(
+    st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=24)
+    | st.sampled_from(["a b", "?#%", "/x/y z/é.db", "~/.local/☃", "%41", ""])
+)
 def test_quote_path_is_urllib_quote(s: str) -> None:
     from urllib.parse import quote
 

@@ -21,7 +21,12 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = [
-    "CardDB", "connect_ro", "extra_deck_bits", "goes_to_extra", "mark_sample_noted", "open_db",
+    "CardDB",
+    "connect_ro",
+    "extra_deck_bits",
+    "goes_to_extra",
+    "mark_sample_noted",
+    "open_db",
     "region_code",
 ]
 

@@ -103,7 +103,7 @@ def canonical_ids(aliases: Mapping[int, int]) -> dict[int, int]:
                 end = out[nxt]
                 break
             if nxt in seen:  # cycle: pick a stable member
-                end = min(chain[chain.index(nxt):])
+                end = min(chain[chain.index(nxt) :])
                 break
             if nxt not in aliases:  # alias to a card this database lacks: it still names the card
                 end = nxt

@@ -30,11 +30,23 @@ _CARD_SQL = (
 
 #: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
 RELEASE_REGIONS: tuple[str, ...] = (
-    "ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks",
+    "ocg",
+    "tcg",
+    "kr",
+    "ae",
+    "sc",
+    "tc",
+    "masterduel",
+    "duellinks",
 )
 _REGION_ALIASES = {
-    "jp": "ocg", "md": "masterduel", "master-duel": "masterduel", "master_duel": "masterduel",
-    "dl": "duellinks", "duel-links": "duellinks", "duel_links": "duellinks",
+    "jp": "ocg",
+    "md": "masterduel",
+    "master-duel": "masterduel",
+    "master_duel": "masterduel",
+    "dl": "duellinks",
+    "duel-links": "duellinks",
+    "duel_links": "duellinks",
 }
 _OCG_TCG = int(Scope.OCG | Scope.TCG)
 _PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
@@ -164,8 +176,11 @@ class CardDB:
         if cards.keys() >= set(ids) - {None}:
             return
         # ids SQLite can bind as integers; anything else is left to get() as it is
-        missing = [i for i in dict.fromkeys(ids)
-                   if i not in cards and type(i) is int and _INT64 <= i < -_INT64]  # fmt: skip
+        missing = [
+            i
+            for i in dict.fromkeys(ids)
+            if i not in cards and type(i) is int and _INT64 <= i < -_INT64
+        ]
         for at in range(0, len(missing), _MANY):
             part = missing[at : at + _MANY]
             sql = f"{self._all_sql} WHERE c.id IN ({', '.join('?' * len(part))})"
@@ -177,12 +192,37 @@ class CardDB:
     def _card_from_row(self, row: tuple[Any, ...]) -> Card:
         """The ``Card`` of one row of ``_CARD_SQL`` (the one place a row becomes a card; its
         identity keys are kept aside for ``list_key``/``name_key``)."""
-        (cid, canon, akind, typ, scopes, level, atk, df, race, attr, ocg, tcg, lkey, nkey,
-         en, canon_en) = row
+        (
+            cid,
+            canon,
+            akind,
+            typ,
+            scopes,
+            level,
+            atk,
+            df,
+            race,
+            attr,
+            ocg,
+            tcg,
+            lkey,
+            nkey,
+            en,
+            canon_en,
+        ) = row
         card = Card(
-            id=cid, name=_common.display_name(cid, akind, en, canon_en), canonical=canon,
-            alias_kind=akind, type_bits=typ, scopes=Scope(scopes), level=level, atk=atk,
-            defense=df, race=race, attribute=attr, ocg_date=optional_date(ocg),
+            id=cid,
+            name=_common.display_name(cid, akind, en, canon_en),
+            canonical=canon,
+            alias_kind=akind,
+            type_bits=typ,
+            scopes=Scope(scopes),
+            level=level,
+            atk=atk,
+            defense=df,
+            race=race,
+            attribute=attr,
+            ocg_date=optional_date(ocg),
             tcg_date=optional_date(tcg),
         )
         if self._legacy:
@@ -307,9 +347,7 @@ class CardDB:
         ).fetchone()
         return self._releases_of(card_id, int(row[0]) if row is not None else None)
 
-    def _releases_of(
-        self, card_id: int, artwork_of: int | None
-    ) -> dict[str, tuple[dt.date, str]]:
+    def _releases_of(self, card_id: int, artwork_of: int | None) -> dict[str, tuple[dt.date, str]]:
         got = self._releases.get(card_id)
         if got is not None:
             return got
@@ -466,8 +504,7 @@ class CardDB:
                 by_scope[str(scope.name).lower()] = n
         names: dict[str, dict[str, int]] = {}
         for lang, kind, rows, cards in q(
-            "SELECT lang, kind, count(*), count(DISTINCT card_id) FROM names "
-            "GROUP BY lang, kind",
+            "SELECT lang, kind, count(*), count(DISTINCT card_id) FROM names GROUP BY lang, kind",
             (),
         ):
             key = lang if kind == "name" else f"{lang}_reading"
@@ -475,8 +512,16 @@ class CardDB:
         order = {lg: i for i, lg in enumerate(_common.LANGS)}
         names = dict(sorted(names.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
         sources = [
-            {"path": p, "sha256": s, "size": z, "imported_at": t, "dialect": d, "lang": lg,
-             "rows": r, "kind": k}
+            {
+                "path": p,
+                "sha256": s,
+                "size": z,
+                "imported_at": t,
+                "dialect": d,
+                "lang": lg,
+                "rows": r,
+                "kind": k,
+            }
             for p, s, z, t, d, lg, r, k in q(
                 "SELECT path, sha256, size, imported_at, dialect, lang, rows, kind FROM sources "
                 "ORDER BY id",
@@ -485,18 +530,30 @@ class CardDB:
         ]
         official: dict[str, Any] = {}
         if self._official:
-            official["releases"] = dict(q(
-                "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
-            ).fetchall())
-            official["konami_ids"] = dict(q(
-                "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
-            ).fetchall())
+            official["releases"] = dict(
+                q(
+                    "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
+                ).fetchall()
+            )
+            official["konami_ids"] = dict(
+                q(
+                    "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
+                ).fetchall()
+            )
             official["prerelease_to_official"] = q(
                 "SELECT count(*) FROM official_ids", ()
             ).fetchone()[0]
             official["sources"] = [
-                {"kind": k, "path": p, "sha256": s, "size": z, "imported_at": t, "rows": r,
-                 "mapped": m, "unmapped": u}
+                {
+                    "kind": k,
+                    "path": p,
+                    "sha256": s,
+                    "size": z,
+                    "imported_at": t,
+                    "rows": r,
+                    "mapped": m,
+                    "unmapped": u,
+                }
                 for k, p, s, z, t, r, m, u in q(
                     "SELECT kind, path, sha256, size, imported_at, rows, mapped, unmapped "
                     "FROM official_sources ORDER BY kind",

@@ -103,15 +103,19 @@ def _int(value: Any, column: str, path: Path, card: Any = None) -> int:
     of = f" of card {card!r}" if card is not None and not isinstance(card, bytes) else ""
     shown = value[:20] if isinstance(value, (str, bytes)) else value
     kind = {str: "text", float: "a real number", bytes: "a blob"}.get(type(value), "not a number")
-    raise InputError(f"not a usable cards.cdb: {column}{of} is {kind} ({shown!r}), "
-                     "not an integer", where=str(path))
+    raise InputError(
+        f"not a usable cards.cdb: {column}{of} is {kind} ({shown!r}), not an integer",
+        where=str(path),
+    )
 
 
 def _passcode(value: Any, column: str, path: Path) -> int:
     cid = _int(value, column, path)
     if not 0 <= cid <= _MAX_PASSCODE:
-        raise InputError(f"not a usable cards.cdb: {column} {cid} is not a passcode "
-                         "(0 to 4294967295)", where=str(path))
+        raise InputError(
+            f"not a usable cards.cdb: {column} {cid} is not a passcode (0 to 4294967295)",
+            where=str(path),
+        )
     return cid
 
 
@@ -124,8 +128,11 @@ def _name(value: Any, card: int, path: Path) -> str | None:
             return value.decode("utf-8")
         except UnicodeDecodeError:
             pass
-    raise InputError(f"not a usable cards.cdb: texts.name of card {card} is "
-                     f"{type(value).__name__} ({value!r:.40}), not UTF-8 text", where=str(path))
+    raise InputError(
+        f"not a usable cards.cdb: texts.name of card {card} is "
+        f"{type(value).__name__} ({value!r:.40}), not UTF-8 text",
+        where=str(path),
+    )
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -156,8 +163,7 @@ def _inspect(path: Path, lang: str | None) -> _Plan:
         file_lang = common.lang_code(m.group(1))
         if file_lang is None:
             raise InputError(
-                f"unknown language folder {m.group(1)!r}; pass --lang "
-                f"({', '.join(common.LANGS)})",
+                f"unknown language folder {m.group(1)!r}; pass --lang ({', '.join(common.LANGS)})",
                 where=where,
             )
     try:
@@ -264,8 +270,16 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, "
         "size = excluded.size, imported_at = excluded.imported_at, dialect = excluded.dialect, "
         "lang = excluded.lang, rows = excluded.rows, kind = excluded.kind",
-        (str(plan.path.absolute()), plan.sha256, plan.size, now, plan.dialect, plan.lang, rows,
-         plan.kind),
+        (
+            str(plan.path.absolute()),
+            plan.sha256,
+            plan.size,
+            now,
+            plan.dialect,
+            plan.lang,
+            rows,
+            plan.kind,
+        ),
     )
     sid = conn.execute("SELECT id FROM sources WHERE path = ?", (str(plan.path.absolute()),))
     return int(sid.fetchone()[0])
@@ -323,13 +337,24 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
         alias = _passcode(alias_, f"datas.alias of card {cid}", p)
         typ = _int(typ_, "datas.type", p, cid)
         name = _name(name_, cid, p)
-        card_rows.append((
-            cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
-            common.card_kind(typ), common.scopes_from_ot(_int(ot, "datas.ot", p, cid), dialect),
-            _int(level, "datas.level", p, cid), _int(atk, "datas.atk", p, cid),
-            _int(df, "datas.def", p, cid), _int(race, "datas.race", p, cid),
-            _int(attr, "datas.attribute", p, cid), dialect, sid,
-        ))
+        card_rows.append(
+            (
+                cid,
+                alias or cid,
+                alias,
+                common.alias_kind(cid, alias, dialect),
+                typ,
+                common.card_kind(typ),
+                common.scopes_from_ot(_int(ot, "datas.ot", p, cid), dialect),
+                _int(level, "datas.level", p, cid),
+                _int(atk, "datas.atk", p, cid),
+                _int(df, "datas.def", p, cid),
+                _int(race, "datas.race", p, cid),
+                _int(attr, "datas.attribute", p, cid),
+                dialect,
+                sid,
+            )
+        )
         if name and name.strip():
             name_rows.append((cid, "en", name, "name"))
     # Later files win: a card's row and its English name are replaced as a whole.
@@ -383,8 +408,12 @@ def _finish(conn: sqlite3.Connection, now: str) -> str:
     fp = common.fingerprint_of(parts + official.fingerprint_parts(conn))
     conn.executemany(
         "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-        [("schema_version", str(common.SCHEMA_VERSION)), ("built_at", now), ("fingerprint", fp),
-         ("sample", "0")],
+        [
+            ("schema_version", str(common.SCHEMA_VERSION)),
+            ("built_at", now),
+            ("fingerprint", fp),
+            ("sample", "0"),
+        ],
     )
     common.create_indexes(conn)
     return fp
@@ -459,8 +488,9 @@ def import_files(
             base = st.old_db
             if not replace and base is not None:
                 _check_installed(base)
-            results = _build(st.db, plans, progress, official.order(extra), _note,
-                             extend=not replace, base=base)
+            results = _build(
+                st.db, plans, progress, official.order(extra), _note, extend=not replace, base=base
+            )
         db_path = dc_paths.data_home() / dc_paths.DB_NAME  # its stable name (a link)
     else:
         lock_cm: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
@@ -469,8 +499,9 @@ def import_files(
         with lock_cm:
             if not replace:
                 _check_installed(db_path)
-            results = _build(db_path, plans, progress, official.order(extra), _note,
-                             extend=not replace)
+            results = _build(
+                db_path, plans, progress, official.order(extra), _note, extend=not replace
+            )
     conn = connect_ro(db_path)
     try:
         cards = conn.execute("SELECT count(*) FROM cards").fetchone()[0]
@@ -482,7 +513,12 @@ def import_files(
         conn.close()
     by_lang = {k: by_lang[k] for k in sorted(by_lang, key=_lang_order)}
     return ImportSummary(
-        db_path, tuple(results), int(cards), by_lang, time.perf_counter() - started, str(fp),
+        db_path,
+        tuple(results),
+        int(cards),
+        by_lang,
+        time.perf_counter() - started,
+        str(fp),
         tuple(notes),
     )
 
@@ -491,9 +527,11 @@ def _lang_order(lang: str) -> tuple[int, str]:
     return (common.LANGS.index(lang) if lang in common.LANGS else len(common.LANGS), lang)
 
 
-CORRUPT_ADVICE = ("rebuild it from cdb files with 'deckcheck db import --replace FILE…', "
-                  "or remove it with 'deckcheck db reset' (then 'deckcheck update' or "
-                  "'deckcheck db import FILE…')")
+CORRUPT_ADVICE = (
+    "rebuild it from cdb files with 'deckcheck db import --replace FILE…', "
+    "or remove it with 'deckcheck db reset' (then 'deckcheck update' or "
+    "'deckcheck db import FILE…')"
+)
 
 
 def _check_installed(db_path: Path) -> None:
@@ -510,11 +548,13 @@ def _check_installed(db_path: Path) -> None:
             finally:
                 conn.close()
     except sqlite3.DatabaseError as exc:
-        raise DataError(f"the installed card database is corrupt ({exc}); {CORRUPT_ADVICE}",
-                        where=str(db_path)) from None
+        raise DataError(
+            f"the installed card database is corrupt ({exc}); {CORRUPT_ADVICE}", where=str(db_path)
+        ) from None
     if not ok:
-        raise DataError(f"the installed card database is not SQLite; {CORRUPT_ADVICE}",
-                        where=str(db_path))
+        raise DataError(
+            f"the installed card database is not SQLite; {CORRUPT_ADVICE}", where=str(db_path)
+        )
 
 
 def reset(db_path: Path | None = None) -> Path | None:
@@ -582,9 +622,11 @@ def _build(
                     if progress:
                         dc_notes.progress(f"\rimporting {i}/{total} {oplan.path.name[-40:]:40}")
                     got = official.apply(conn, oplan, now, note)
-                    results.append(FileResult(
-                        got.path, got.kind, got.rows, mapped=got.mapped, unmapped=got.unmapped
-                    ))
+                    results.append(
+                        FileResult(
+                            got.path, got.kind, got.rows, mapped=got.mapped, unmapped=got.unmapped
+                        )
+                    )
             if progress:
                 dc_notes.progress("\rbuilding indexes" + " " * 50 + "\n")
             _finish(conn, now)

@@ -73,7 +73,7 @@ class Applied:
 
 
 def sniff(path: Path) -> str | None:
-    """"yaml-yugi" or "ygojson" when ``path`` holds that kind by content, None otherwise
+    """ "yaml-yugi" or "ygojson" when ``path`` holds that kind by content, None otherwise
     (a cdb, or something the cdb inspection will refuse). Raises InputError on a JSON or zip
     file that is not one of the known shapes."""
     if path.is_dir():
@@ -182,8 +182,16 @@ def apply(conn: sqlite3.Connection, p: Plan, now: str, note: Note) -> Applied:
     conn.execute(
         "INSERT OR REPLACE INTO official_sources (kind, path, sha256, size, imported_at, rows, "
         "mapped, unmapped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (p.kind, str(p.path.absolute()), p.sha256, p.size, now, got.rows, got.mapped,
-         sum(got.unmapped.values())),
+        (
+            p.kind,
+            str(p.path.absolute()),
+            p.sha256,
+            p.size,
+            now,
+            got.rows,
+            got.mapped,
+            sum(got.unmapped.values()),
+        ),
     )
     return got
 
@@ -228,8 +236,13 @@ class _Names:
             "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)",
             self.rows,
         )
-        _report(note, path, "official English name(s) differ from the card database's, "
-                "which stays the English name", self.en_differs)
+        _report(
+            note,
+            path,
+            "official English name(s) differ from the card database's, "
+            "which stays the English name",
+            self.en_differs,
+        )
 
 
 def _en_index(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> dict[str, list[int]]:
@@ -287,14 +300,30 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     conn.executemany("INSERT OR REPLACE INTO official_ids VALUES (?, ?)", official_ids)
     names.write(conn, note, p.path)
     _report(note, p.path, "Konami id(s) without a passcode, not mapped", no_passcode)
-    _report(note, p.path, "passcode(s) not in the card database and with no EDOPro "
-            "prerelease row of that English name: names not attached", not_in_db)
-    _report(note, p.path, "card(s) with neither passcode nor Konami id and no EDOPro "
-            "prerelease row of that English name: names not attached", no_identity)
+    _report(
+        note,
+        p.path,
+        "passcode(s) not in the card database and with no EDOPro "
+        "prerelease row of that English name: names not attached",
+        not_in_db,
+    )
+    _report(
+        note,
+        p.path,
+        "card(s) with neither passcode nor Konami id and no EDOPro "
+        "prerelease row of that English name: names not attached",
+        no_identity,
+    )
     return Applied(
-        str(p.path), p.kind, len(p.records), mapped,
-        {"konami_id_without_passcode": len(no_passcode), "passcode_not_in_db": len(not_in_db),
-         "no_identity": len(no_identity)},
+        str(p.path),
+        p.kind,
+        len(p.records),
+        mapped,
+        {
+            "konami_id_without_passcode": len(no_passcode),
+            "passcode_not_in_db": len(not_in_db),
+            "no_identity": len(no_identity),
+        },
     )
 
 
@@ -324,8 +353,9 @@ def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
         conn.execute("DELETE FROM konami_ids WHERE kind = 'rush'")
         conn.executemany("INSERT OR IGNORE INTO konami_ids VALUES (?, ?, ?, ?)", konami)
     names.write(conn, note, p.path)
-    _report(note, p.path, f"card(s) without an {what} of the same English name, not mapped",
-            unmatched)
+    _report(
+        note, p.path, f"card(s) without an {what} of the same English name, not mapped", unmatched
+    )
     return Applied(str(p.path), p.kind, len(p.records), mapped, {"no_name_match": len(unmatched)})
 
 
@@ -345,18 +375,35 @@ def _apply_ygojson(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     # A passcode EDOPro knows only under a prerelease id still has its dates (through
     # official_ids); the rest cannot be attached to any card of this database.
     missing = sorted(c for c in rel.passcodes if c not in ids and c not in official)
-    _report(note, p.path, "YGOJSON passcode(s) not in the card database (their release dates "
-            "are kept but match no card)", [str(c) for c in missing])
+    _report(
+        note,
+        p.path,
+        "YGOJSON passcode(s) not in the card database (their release dates "
+        "are kept but match no card)",
+        [str(c) for c in missing],
+    )
     undated = sorted(c for c in rel.passcodes if c in ids and c not in rel.first)
-    _report(note, p.path, "passcode(s) of the card database without any dated release in "
-            "YGOJSON", [str(c) for c in undated])
+    _report(
+        note,
+        p.path,
+        "passcode(s) of the card database without any dated release in YGOJSON",
+        [str(c) for c in undated],
+    )
     if rel.unknown_cards:
-        note(f"{p.path}: {rel.unknown_cards} printing(s) name a card UUID without a card file "
-             "(skipped)")
+        note(
+            f"{p.path}: {rel.unknown_cards} printing(s) name a card UUID without a card file "
+            "(skipped)"
+        )
     return Applied(
-        str(p.path), p.kind, len(rel.first), sum(1 for c in rel.first if c in ids),
-        {"passcode_not_in_db": len(missing), "undated": len(undated),
-         "unknown_card_uuid": rel.unknown_cards},
+        str(p.path),
+        p.kind,
+        len(rel.first),
+        sum(1 for c in rel.first if c in ids),
+        {
+            "passcode_not_in_db": len(missing),
+            "undated": len(undated),
+            "unknown_card_uuid": rel.unknown_cards,
+        },
     )
 
 

@@ -68,13 +68,26 @@ def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
         for c in cards_in:
             cid, alias, typ = int(c["id"]), int(c.get("alias", 0)), int(c["type"])
             aliases[cid] = alias
-            cards.append((
-                cid, alias or cid, alias, common.alias_kind(cid, alias, dialect), typ,
-                common.card_kind(typ), int(Scope.from_names(c.get("scopes", []))),
-                int(c.get("level", 0)), int(c.get("atk", 0)), int(c.get("def", 0)),
-                int(c.get("race", 0)), int(c.get("attribute", 0)), to_iso(c.get("ocg_date")),
-                to_iso(c.get("tcg_date")), dialect, 1,
-            ))
+            cards.append(
+                (
+                    cid,
+                    alias or cid,
+                    alias,
+                    common.alias_kind(cid, alias, dialect),
+                    typ,
+                    common.card_kind(typ),
+                    int(Scope.from_names(c.get("scopes", []))),
+                    int(c.get("level", 0)),
+                    int(c.get("atk", 0)),
+                    int(c.get("def", 0)),
+                    int(c.get("race", 0)),
+                    int(c.get("attribute", 0)),
+                    to_iso(c.get("ocg_date")),
+                    to_iso(c.get("tcg_date")),
+                    dialect,
+                    1,
+                )
+            )
             per_lang = {"en": c["name"], **(c.get("names") or {})}
             for lang, value in per_lang.items():
                 for n in [value] if isinstance(value, str) else value:
@@ -105,7 +118,11 @@ def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
         )
         conn.executemany(
             "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-            [("schema_version", str(common.SCHEMA_VERSION)), ("built_at", now.isoformat()),
-             ("fingerprint", f"sample-{digest[:24]}"), ("sample", "1")],
+            [
+                ("schema_version", str(common.SCHEMA_VERSION)),
+                ("built_at", now.isoformat()),
+                ("fingerprint", f"sample-{digest[:24]}"),
+                ("sample", "1"),
+            ],
         )
         common.create_indexes(conn)

@@ -60,7 +60,8 @@ class OfficialCard:
 
     def label(self) -> str:
         ident = (
-            f"Konami id {self.konami_id}" if self.konami_id is not None
+            f"Konami id {self.konami_id}"
+            if self.konami_id is not None
             else f"Yugipedia page {self.page_id}"
         )
         return f"{self.name_en or '?'} ({ident})"
@@ -148,9 +149,15 @@ def parse(data: Any, kind: str, where: str) -> list[OfficialCard]:
         konami = _int(obj, "konami_id", where, at) if kind != "skill" else None
         password = _int(obj, "password", where, at) if kind == "cards" else None
         fake = _int(obj, "fake_password", where, at) if kind == "cards" else None
-        out.append(OfficialCard(
-            kind=kind, index=i, page_id=_int(obj, "yugipedia_page_id", where, at),
-            konami_id=konami, password=password, fake_password=fake,
-            names=tuple(dict.fromkeys(rows)),
-        ))
+        out.append(
+            OfficialCard(
+                kind=kind,
+                index=i,
+                page_id=_int(obj, "yugipedia_page_id", where, at),
+                konami_id=konami,
+                password=password,
+                fake_password=fake,
+                names=tuple(dict.fromkeys(rows)),
+            )
+        )
     return out

@@ -102,8 +102,9 @@ class _Tree:
             return sorted(f"{folder}/{n}" for n in os.listdir(d) if n.endswith(".json"))
         start = f"{self.prefix}{folder}/"
         return sorted(
-            n[len(self.prefix):] for n in self.zip.namelist()
-            if n.startswith(start) and n.endswith(".json") and "/" not in n[len(start):]
+            n[len(self.prefix) :]
+            for n in self.zip.namelist()
+            if n.startswith(start) and n.endswith(".json") and "/" not in n[len(start) :]
         )
 
 
@@ -209,8 +210,9 @@ def _read(tree: _Tree) -> Releases:
     by_uuid: dict[str, list[int]] = {}
     card_files = tree.listing("cards")
     if not card_files:
-        raise InputError("no cards/*.json files: not the YGOJSON individual layout",
-                         where=tree.where("cards"))
+        raise InputError(
+            "no cards/*.json files: not the YGOJSON individual layout", where=tree.where("cards")
+        )
     base = tree.base
     for rel in card_files:
         where = base + rel
@@ -266,8 +268,11 @@ def _read(tree: _Tree) -> Releases:
             if "locales" in block:
                 for loc in _list(block, "locales", f"{where} {at}"):
                     info = locales.get(loc) if isinstance(locales, dict) else None
-                    date = _date(info.get("date"), f"locales.{loc}.date", where) if isinstance(
-                        info, dict) else None
+                    date = (
+                        _date(info.get("date"), f"locales.{loc}.date", where)
+                        if isinstance(info, dict)
+                        else None
+                    )
                     if date is None:
                         out.undated += 1
                         continue
@@ -279,8 +284,11 @@ def _read(tree: _Tree) -> Releases:
                 formats = _list(block, "formats", f"{where} {at}")
                 region = _VIRTUAL.get(formats[0]) if formats else None
                 date = set_date
-                hist = [h.get("startDate") for h in _list(block, "history", where)
-                        if isinstance(h, dict) and h.get("startDate")]
+                hist = [
+                    h.get("startDate")
+                    for h in _list(block, "history", where)
+                    if isinstance(h, dict) and h.get("startDate")
+                ]
                 if hist:
                     date = min([d for d in [date, *hist] if d])
                 if region is None or date is None:

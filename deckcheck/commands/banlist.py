@@ -104,12 +104,16 @@ def conflicts_cmd(family: str | None, lang: str, output: str) -> int:
 
     for c in got:
         o, t = c["official"], c["other"]
-        click.echo(f"{c['family']}: {o['name']} ({o['source']}) vs {t['name']} ({t['source']}): "
-                   f"{len(c['cards'])} card(s)")  # fmt: skip
+        click.echo(
+            f"{c['family']}: {o['name']} ({o['source']}) vs {t['name']} ({t['source']}): "
+            f"{len(c['cards'])} card(s)"
+        )
         pts = c["family"] in ("genesys", "ocg-genesys")
         for e in c["cards"]:
-            click.echo(f"  {e['id']:>9}  {e['name']}: official {word(e['official'], pts)}, "
-                       f"other {word(e['other'], pts)}")  # fmt: skip
+            click.echo(
+                f"  {e['id']:>9}  {e['name']}: official {word(e['official'], pts)}, "
+                f"other {word(e['other'], pts)}"
+            )
     click.echo(f"{len(got)} list pair(s) disagree", err=True)
     return EXIT_OK
 
@@ -164,12 +168,22 @@ Examples:
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--family", default=None, help="Family of every list (else from the names).")
 @renamed("family", "--family", "-f")
-@click.option("--effective", "-e", default=None,  # fmt: skip
-              help="Effective date YYYY-MM-DD (else from the names; month-only names get the 1st).")
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),  # fmt: skip
-              help="Write <family>/<date>.yaml here instead of the user's list folder.")
-def import_cmd(files: tuple[str, ...], family: str | None, effective: str | None,
-               out_dir: str | None) -> int:  # fmt: skip
+@click.option(
+    "--effective",
+    "-e",
+    default=None,
+    help="Effective date YYYY-MM-DD (else from the names; month-only names get the 1st).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Write <family>/<date>.yaml here instead of the user's list folder.",
+)
+def import_cmd(
+    files: tuple[str, ...], family: str | None, effective: str | None, out_dir: str | None
+) -> int:
     """Import list files as one YAML file per list version.
 
     The kind is told by content: lflist.conf (EDOPro or YGOPro), yaml-yugi-limit-regulation

@@ -46,8 +46,13 @@ Exit codes: 0 something matched, 1 nothing matched, 2 usage, query or data error
     help="Show names in this language (en, ja, ko, zh-CN, zh-TW, de, fr, it, es, pt; "
     "BCP 47 tags such as ja-JP or zh-Hant too).",
 )
-@click.option("--limit", default=10, show_default=True, type=click.IntRange(0, None),
-              help="At most this many cards (0: all).")  # fmt: skip
+@click.option(
+    "--limit",
+    default=10,
+    show_default=True,
+    type=click.IntRange(0, None),
+    help="At most this many cards (0: all).",
+)
 @renamed("limit", "--limit", "-n", type=click.IntRange(0, None))
 @date_option(help="Date of the format and list terms (f:, banned:, limit:; default: today).")
 @output_option(help="Output kind.")
@@ -84,8 +89,15 @@ def _scope_word(db: Any, card_id: int) -> str:
     return ",".join(c.scopes.names()) if c is not None else ""
 
 
-def _query_search(query: str, db: Any, index: Any, lang: str | None, limit: int,
-                  date_text: str | None, output: str) -> int:  # fmt: skip
+def _query_search(
+    query: str,
+    db: Any,
+    index: Any,
+    lang: str | None,
+    limit: int,
+    date_text: str | None,
+    output: str,
+) -> int:
     from deckcheck import search as searching
     from deckcheck.commands.options import parse_date
     from deckcheck.render.card import query_text
@@ -93,15 +105,25 @@ def _query_search(query: str, db: Any, index: Any, lang: str | None, limit: int,
     date = parse_date(date_text)
     notes: list[str] = []
     rows = searching.run(query, db, index, date, notes.append)
-    named = sorted(((index.display_name(r.id, lang), r) for r in rows),
-                   key=lambda nr: (nr[0].casefold(), nr[1].id))  # fmt: skip
+    named = sorted(
+        ((index.display_name(r.id, lang), r) for r in rows),
+        key=lambda nr: (nr[0].casefold(), nr[1].id),
+    )
     total = len(named)
     shown = named[:limit] if limit else named
     for n in notes:
         click.echo(f"deckcheck: note: {n}", err=True)
     if output == "json":
-        click.echo(to_json({"query": query, "date": date.isoformat(), "total": total,
-                            "cards": [_row_json(r, n) for n, r in shown]}))  # fmt: skip
+        click.echo(
+            to_json(
+                {
+                    "query": query,
+                    "date": date.isoformat(),
+                    "total": total,
+                    "cards": [_row_json(r, n) for n, r in shown],
+                }
+            )
+        )
     else:
         for line in query_text([r for _, r in shown], [n for n, _ in shown]):
             click.echo(line)
@@ -113,8 +135,12 @@ def _query_search(query: str, db: Any, index: Any, lang: str | None, limit: int,
 def _row_json(r: Any, name: str) -> dict[str, Any]:
     out: dict[str, Any] = {"id": r.id, "name": name, "kind": r.kind, "type": r.type_text()}
     if r.is_monster:
-        out.update(attribute=r.attr_text(), race=r.race_text(), level=r.level_text(),
-                   atk=r.atk if r.atk >= 0 else None)
+        out.update(
+            attribute=r.attr_text(),
+            race=r.race_text(),
+            level=r.level_text(),
+            atk=r.atk if r.atk >= 0 else None,
+        )
         if r.def_text():
             out["def"] = r.defense if r.defense >= 0 else None
         if r.scale is not None:

@@ -16,8 +16,13 @@ Settings come from [tool.deckcheck] in pyproject.toml or from a deckcheck.toml, 
 one from the working folder upwards (deckcheck.toml wins in the same folder). Options given
 to `deckcheck validate` win over them.""",
 )
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Config file (default: nearest deckcheck.toml/pyproject.toml).")  # fmt: skip
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Config file (default: nearest deckcheck.toml/pyproject.toml).",
+)
 @output_option()
 def config(config_path: str | None, output: str) -> int:
     """Print the effective settings and where each came from."""
@@ -42,8 +47,11 @@ def config(config_path: str | None, output: str) -> int:
 
 def _show(key: str, value: object) -> str:
     if value is None:
-        return {"date": "today", "banlist": "in force on the date",
-                "output": "text (github in Actions)"}.get(key, "-")  # fmt: skip
+        return {
+            "date": "today",
+            "banlist": "in force on the date",
+            "output": "text (github in Actions)",
+        }.get(key, "-")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):

@@ -27,8 +27,12 @@ Exit codes: 0 converted, 1 a line could not be read or a name not resolved
 )
 @out_option(metavar="OUT")
 @names_option(False, "ydk: add a '# Card Name' comment line before each card (default: off).")
-@lang_option("en", short=False, metavar="L",
-             help="Language of card names (BCP 47 tags such as ja-JP, zh-Hant work).")
+@lang_option(
+    "en",
+    short=False,
+    metavar="L",
+    help="Language of card names (BCP 47 tags such as ja-JP, zh-Hant work).",
+)
 def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> int:
     """Convert INPUT (a .ydk file, a text decklist, a ydke:// URL, or - for stdin).
 

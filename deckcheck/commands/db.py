@@ -44,7 +44,9 @@ Examples:
     help="Meaning of the cdb 'ot' bits (detected when unambiguous).",
 )
 @lang_option(
-    None, short=False, metavar="L",
+    None,
+    short=False,
+    metavar="L",
     help="Read every file as a names file in this language (default: from locales/<lang>/; "
     "BCP 47 tags such as ja-JP, zh-Hant work).",
 )
@@ -54,8 +56,9 @@ Examples:
     help="Build the database from FILES alone, replacing the installed one (also when it "
     "is corrupt) instead of extending it.",
 )
-def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None,
-               replace: bool) -> int:  # fmt: skip
+def import_cmd(
+    files: tuple[Path, ...], dialect: str | None, lang: str | None, replace: bool
+) -> int:
     """Build or extend the card database from EDOPro/YGOPro cards.cdb files and official data.
 
     Files merge in order (later files win); the installed database is extended and
@@ -67,7 +70,11 @@ def import_cmd(files: tuple[Path, ...], dialect: str | None, lang: str | None,
     from deckcheck.render.db import import_text
 
     summary = import_files(
-        list(files), dialect=dialect, lang=lang, progress=sys.stderr.isatty(), replace=replace,
+        list(files),
+        dialect=dialect,
+        lang=lang,
+        progress=sys.stderr.isatty(),
+        replace=replace,
         note=lambda text: click.echo(f"deckcheck: note: {text}", err=True),
     )
     for line in import_text(summary):

@@ -45,11 +45,17 @@ _SECTION_OPTS = [
 
 
 def _edit_opts(f: Any) -> Any:
-    f = click.option("--strict", is_flag=True,
-                     help="Exit 1 when the deck is illegal after the edit.")(f)  # fmt: skip
-    f = click.option("--lang", default="en", show_default=True, metavar="L",
-                     callback=lang_callback,
-                     help="Language of card names in messages.")(f)  # fmt: skip
+    f = click.option(
+        "--strict", is_flag=True, help="Exit 1 when the deck is illegal after the edit."
+    )(f)
+    f = click.option(
+        "--lang",
+        default="en",
+        show_default=True,
+        metavar="L",
+        callback=lang_callback,
+        help="Language of card names in messages.",
+    )(f)
     return _common(f)
 
 
@@ -124,11 +130,23 @@ Examples:
   deckcheck deck show my.ydk --output json""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
-              help="Language of names.")  # fmt: skip
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    metavar="L",
+    callback=lang_callback,
+    help="Language of names.",
+)
 @_common
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output kind.")  # fmt: skip
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output kind.",
+)
 def show(path: str, lang: str, format_id: str | None, date_text: str | None, output: str) -> int:
     """Show DECK grouped by card kind, with its legality in the format."""
     from deckcheck import deckedit
@@ -152,8 +170,15 @@ def show(path: str, lang: str, format_id: str | None, date_text: str | None, out
 # --------------------------------------------------------------------------- edits
 
 
-def _edit(path: str, card: str, format_id: str | None, date_text: str | None, strict: bool,
-          lang: str, op: Any) -> int:  # fmt: skip
+def _edit(
+    path: str,
+    card: str,
+    format_id: str | None,
+    date_text: str | None,
+    strict: bool,
+    lang: str,
+    op: Any,
+) -> int:
     """Load DECK, resolve CARD, run ``op(df, card_id, fmt_on_date, session)`` between two
     checks, save, and report the change and the findings it brought or fixed."""
     from deckcheck import deckedit
@@ -187,8 +212,9 @@ def _edit(path: str, card: str, format_id: str | None, date_text: str | None, st
     c = r.counts
     under = fmt.name + (f", {r.list_label}" if r.list_label else "")
     verdict = "legal" if r.legal else f"illegal ({r.errors} problem{'s' * (r.errors != 1)})"
-    click.echo(one_line(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} "
-                        f"in {under}"))  # fmt: skip
+    click.echo(
+        one_line(f"  main {c['main']}, extra {c['extra']}, side {c['side']}: {verdict} in {under}")
+    )
     if done.after.skipped:
         click.echo(one_line(f"  note: {done.after.skipped}"))
     return EXIT_ILLEGAL if strict and not r.legal else EXIT_OK
@@ -209,23 +235,42 @@ into the Main Deck, a token) is refused; --force places it anyway.""",
 )
 @click.argument("path", metavar="DECK")
 @click.argument("card", metavar="CARD")
-@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Copies to add.")  # fmt: skip
+@click.option(
+    "-n", "count", type=click.IntRange(min=1), default=1, show_default=True, help="Copies to add."
+)
 @_SECTION_OPTS[0]
 @_SECTION_OPTS[1]
 @_SECTION_OPTS[2]
 @click.option("--force", is_flag=True, help="Place the card even where it does not belong.")
 @_edit_opts
-def add(path: str, card: str, count: int, to_main: bool, to_extra: bool, to_side: bool,
-        force: bool, strict: bool, lang: str, format_id: str | None,
-        date_text: str | None) -> int:  # fmt: skip
+def add(
+    path: str,
+    card: str,
+    count: int,
+    to_main: bool,
+    to_extra: bool,
+    to_side: bool,
+    force: bool,
+    strict: bool,
+    lang: str,
+    format_id: str | None,
+    date_text: str | None,
+) -> int:
     """Add CARD (passcode or name in any language) to DECK."""
     from deckcheck import deckedit
 
     section = _section(to_main, to_extra, to_side)
-    return _edit(path, card, format_id, date_text, strict, lang,
-                 lambda df, cid, on, s: deckedit.add(df, cid, count, section, on, s.db, s.index,
-                                                     force=force, lang=lang))  # fmt: skip
+    return _edit(
+        path,
+        card,
+        format_id,
+        date_text,
+        strict,
+        lang,
+        lambda df, cid, on, s: deckedit.add(
+            df, cid, count, section, on, s.db, s.index, force=force, lang=lang
+        ),
+    )
 
 
 @deck.command(
@@ -241,25 +286,49 @@ a name removes any artwork of the card.""",
 )
 @click.argument("path", metavar="DECK")
 @click.argument("card", metavar="CARD")
-@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Copies to remove.")  # fmt: skip
+@click.option(
+    "-n",
+    "count",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Copies to remove.",
+)
 @click.option("--all", "all_", is_flag=True, help="Remove every copy in the section.")
 @_SECTION_OPTS[0]
 @_SECTION_OPTS[1]
 @_SECTION_OPTS[2]
 @_edit_opts
-def remove(path: str, card: str, count: int, all_: bool, to_main: bool, to_extra: bool,
-           to_side: bool, strict: bool, lang: str, format_id: str | None,
-           date_text: str | None) -> int:  # fmt: skip
+def remove(
+    path: str,
+    card: str,
+    count: int,
+    all_: bool,
+    to_main: bool,
+    to_extra: bool,
+    to_side: bool,
+    strict: bool,
+    lang: str,
+    format_id: str | None,
+    date_text: str | None,
+) -> int:
     """Remove copies of CARD from DECK (default: from where the card belongs)."""
     from deckcheck import deckedit
 
     section = _section(to_main, to_extra, to_side)
     n = None if all_ else count
     exact = deckedit.is_passcode(card)
-    return _edit(path, card, format_id, date_text, strict, lang,
-                 lambda df, cid, on, s: deckedit.remove(df, cid, n, section, on, s.db, s.index,
-                                                        exact=exact, lang=lang))  # fmt: skip
+    return _edit(
+        path,
+        card,
+        format_id,
+        date_text,
+        strict,
+        lang,
+        lambda df, cid, on, s: deckedit.remove(
+            df, cid, n, section, on, s.db, s.index, exact=exact, lang=lang
+        ),
+    )
 
 
 @deck.command(
@@ -272,15 +341,32 @@ Examples:
 @click.argument("path", metavar="DECK")
 @click.argument("card", metavar="CARD")
 @click.option("--to", "to", type=click.Choice(_SECTIONS), required=True, help="Destination.")
-@click.option("--from", "origin", type=click.Choice(_SECTIONS), default=None,
-              help="Origin (default: the section holding the card).")  # fmt: skip
-@click.option("-n", "count", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Copies to move.")  # fmt: skip
+@click.option(
+    "--from",
+    "origin",
+    type=click.Choice(_SECTIONS),
+    default=None,
+    help="Origin (default: the section holding the card).",
+)
+@click.option(
+    "-n", "count", type=click.IntRange(min=1), default=1, show_default=True, help="Copies to move."
+)
 @click.option("--all", "all_", is_flag=True, help="Move every copy in the origin.")
 @click.option("--force", is_flag=True, help="Place the card even where it does not belong.")
 @_edit_opts
-def move(path: str, card: str, to: str, origin: str | None, count: int, all_: bool, force: bool,
-         strict: bool, lang: str, format_id: str | None, date_text: str | None) -> int:  # fmt: skip
+def move(
+    path: str,
+    card: str,
+    to: str,
+    origin: str | None,
+    count: int,
+    all_: bool,
+    force: bool,
+    strict: bool,
+    lang: str,
+    format_id: str | None,
+    date_text: str | None,
+) -> int:
     """Move copies of CARD between the Main, Extra and Side Deck of DECK."""
     from deckcheck import deckedit
 
@@ -288,10 +374,17 @@ def move(path: str, card: str, to: str, origin: str | None, count: int, all_: bo
     where: Any = origin
     to_: Any = to  # click.Choice gives one of the three section names
     exact = deckedit.is_passcode(card)
-    return _edit(path, card, format_id, date_text, strict, lang,
-                 lambda df, cid, on, s: deckedit.move(df, cid, n, to_, where, on, s.db,
-                                                      s.index, exact=exact, force=force,
-                                                      lang=lang))  # fmt: skip
+    return _edit(
+        path,
+        card,
+        format_id,
+        date_text,
+        strict,
+        lang,
+        lambda df, cid, on, s: deckedit.move(
+            df, cid, n, to_, where, on, s.db, s.index, exact=exact, force=force, lang=lang
+        ),
+    )
 
 
 # --------------------------------------------------------------------------- stats
@@ -311,18 +404,48 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
 6 going second). A --card group joins cards with '|': at least one of any.""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--hand", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Opening hand size (5 first, 6 second).")  # fmt: skip
-@click.option("--card", "cards", multiple=True, metavar="CARD[|CARD…]",
-              help="A card or a group of cards; may be repeated.")  # fmt: skip
+@click.option(
+    "--hand",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="Opening hand size (5 first, 6 second).",
+)
+@click.option(
+    "--card",
+    "cards",
+    multiple=True,
+    metavar="CARD[|CARD…]",
+    help="A card or a group of cards; may be repeated.",
+)
 @click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
-@click.option("--lang", default="en", show_default=True, metavar="L", callback=lang_callback,
-              help="Language of names.")  # fmt: skip
+@click.option(
+    "--lang",
+    default="en",
+    show_default=True,
+    metavar="L",
+    callback=lang_callback,
+    help="Language of names.",
+)
 @_common
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output kind.")  # fmt: skip
-def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang: str,
-          format_id: str | None, date_text: str | None, output: str) -> int:  # fmt: skip
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output kind.",
+)
+def stats(
+    path: str,
+    hand: int,
+    cards: tuple[str, ...],
+    exact_table: bool,
+    lang: str,
+    format_id: str | None,
+    date_text: str | None,
+    output: str,
+) -> int:
     """Composition of DECK and the odds of opening each card; with --card, only the odds
     of opening the named cards (at least one of each --card group)."""
     from deckcheck import deckedit
@@ -350,8 +473,9 @@ def stats(path: str, hand: int, cards: tuple[str, ...], exact_table: bool, lang:
                 return EXIT_ILLEGAL
             root = deckedit.art_root(cid, s.db)
             if root not in copies:
-                click.echo(f"deckcheck: note: {one_line(name(cid))} is not in the Main Deck",
-                           err=True)  # fmt: skip
+                click.echo(
+                    f"deckcheck: note: {one_line(name(cid))} is not in the Main Deck", err=True
+                )
             ids.append(root)
         if not ids:
             raise click.UsageError(f"--card {spec!r} names no card")

@@ -59,8 +59,14 @@ resolved), 2 usage or input error.""",
 @click.argument("deck_a", metavar="A")
 @click.argument("deck_b", metavar="B")
 @click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output kind.")  # fmt: skip
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output kind.",
+)
 def diff_cmd(deck_a: str, deck_b: str, lang: str, output: str) -> int:
     """Per section: the cards added, removed and changed in count from deck A to deck B."""
     from deckcheck.deckedit.between import diff
@@ -72,9 +78,22 @@ def diff_cmd(deck_a: str, deck_b: str, lang: str, output: str) -> int:
     b, _, _ = load_any(deck_b, lang)
     lines = diff(a, b, db)
     if output == "json":
-        doc = {"a": deck_a, "b": deck_b, "same": not lines, "changes": [
-            {"section": d.section, "id": d.card_id, "name": db.name(d.card_id, lang),
-             "change": d.change, "before": d.before, "after": d.after} for d in lines]}
+        doc = {
+            "a": deck_a,
+            "b": deck_b,
+            "same": not lines,
+            "changes": [
+                {
+                    "section": d.section,
+                    "id": d.card_id,
+                    "name": db.name(d.card_id, lang),
+                    "change": d.change,
+                    "before": d.before,
+                    "after": d.after,
+                }
+                for d in lines
+            ],
+        }
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return EXIT_ILLEGAL if lines else EXIT_OK
     if not lines:
@@ -85,13 +104,25 @@ def diff_cmd(deck_a: str, deck_b: str, lang: str, output: str) -> int:
         if not rows:
             continue
         click.echo(f"{SECTION_LABEL[sec]}:")
-        body = [[d.change, d.before, d.after, f"{d.after - d.before:+d}",
-                 db.name(d.card_id, lang), d.card_id] for d in rows]  # fmt: skip
+        body = [
+            [
+                d.change,
+                d.before,
+                d.after,
+                f"{d.after - d.before:+d}",
+                db.name(d.card_id, lang),
+                d.card_id,
+            ]
+            for d in rows
+        ]
         for line in table(["CHANGE", "A", "B", "±", "NAME", "ID"], body, right=(1, 2, 3, 5)):
             click.echo("  " + line)
     ca, cb = a.counts(), b.counts()
-    click.echo(f"A: main {ca['main']}, extra {ca['extra']}, side {ca['side']}; "
-               f"B: main {cb['main']}, extra {cb['extra']}, side {cb['side']}", err=True)
+    click.echo(
+        f"A: main {ca['main']}, extra {ca['extra']}, side {ca['side']}; "
+        f"B: main {cb['main']}, extra {cb['extra']}, side {cb['side']}",
+        err=True,
+    )
     return EXIT_ILLEGAL
 
 
@@ -123,15 +154,32 @@ Exit codes: 0 the plan is fine (written with --out), 1 it breaks a rule or a
 name is not resolved (nothing written), 2 usage or input error.""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--side-in", "ins", multiple=True, metavar="[N*]CARD",
-              help="A card to bring in from the Side Deck; repeatable.")  # fmt: skip
-@click.option("--side-out", "outs", multiple=True, metavar="[N*]CARD",
-              help="A card to take out to the Side Deck; repeatable.")  # fmt: skip
+@click.option(
+    "--side-in",
+    "ins",
+    multiple=True,
+    metavar="[N*]CARD",
+    help="A card to bring in from the Side Deck; repeatable.",
+)
+@click.option(
+    "--side-out",
+    "outs",
+    multiple=True,
+    metavar="[N*]CARD",
+    help="A card to take out to the Side Deck; repeatable.",
+)
 @click.option("--out", "out", metavar="FILE.ydk", help="Write the deck for the next game here.")
 @click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
 @_common
-def side_cmd(path: str, ins: tuple[str, ...], outs: tuple[str, ...], out: str | None, lang: str,
-             format_id: str | None, date_text: str | None) -> int:  # fmt: skip
+def side_cmd(
+    path: str,
+    ins: tuple[str, ...],
+    outs: tuple[str, ...],
+    out: str | None,
+    lang: str,
+    format_id: str | None,
+    date_text: str | None,
+) -> int:
     """Check a side plan for the next game of a match against DECK's format."""
     from deckcheck.deckedit.between import side
     from deckcheck.deckedit.check import check
@@ -156,19 +204,21 @@ def side_cmd(path: str, ins: tuple[str, ...], outs: tuple[str, ...], out: str | 
     before = check(df.deck, fmt, s.db, s.date)
     after = check(plan.deck, fmt, s.db, s.date)
     had = {(g.code, g.card_id) for g in before.report.findings}
-    new = [f for f in after.report.findings
-           if f.severity == "error" and (f.code, f.card_id) not in had]  # fmt: skip
+    new = [
+        f for f in after.report.findings if f.severity == "error" and (f.code, f.card_id) not in had
+    ]
     for p in plan.problems:
         click.echo(f"deckcheck: side plan: {p}", err=True)
     for f in new:
         click.echo(f"deckcheck: side plan: {_finding_line(f)}", err=True)
     if plan.problems or new:
-        click.echo(f"deckcheck: the plan breaks the rules of {fmt.name}; nothing written",
-                   err=True)  # fmt: skip
+        click.echo(f"deckcheck: the plan breaks the rules of {fmt.name}; nothing written", err=True)
         return EXIT_ILLEGAL
     c = plan.deck.counts()
-    click.echo(f"next game: main {c['main']}, extra {c['extra']}, side {c['side']} "
-               f"(a valid side plan in {fmt.name})")  # fmt: skip
+    click.echo(
+        f"next game: main {c['main']}, extra {c['extra']}, side {c['side']} "
+        f"(a valid side plan in {fmt.name})"
+    )
     if out:
         write_atomic(out, to_ydk(plan.deck, s.db, lang=lang))
         click.echo(f"wrote {out}", err=True)
@@ -186,14 +236,30 @@ Examples:
 Exit codes: 0 drawn, 1 a name is not resolved, 2 usage or input error.""",
 )
 @click.argument("path", metavar="DECK")
-@click.option("--hand", type=click.Choice(["5", "6"]), default="5", show_default=True,
-              help="Opening hand size (5 going first, 6 going second).")  # fmt: skip
+@click.option(
+    "--hand",
+    type=click.Choice(["5", "6"]),
+    default="5",
+    show_default=True,
+    help="Opening hand size (5 going first, 6 going second).",
+)
 @click.option("--seed", type=int, default=None, help="Random seed (the same seed, the same hands).")
-@click.option("--hands", type=click.IntRange(1, 100), default=1, show_default=True,
-              help="How many sample hands.")  # fmt: skip
+@click.option(
+    "--hands",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="How many sample hands.",
+)
 @click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
-@click.option("-o", "--output", type=click.Choice(["text", "json"]), default="text",
-              show_default=True, help="Output kind.")  # fmt: skip
+@click.option(
+    "-o",
+    "--output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output kind.",
+)
 def draw_cmd(path: str, hand: str, seed: int | None, hands: int, lang: str, output: str) -> int:
     """Sample opening hands from DECK's Main Deck."""
     import random
@@ -205,14 +271,24 @@ def draw_cmd(path: str, hand: str, seed: int | None, hands: int, lang: str, outp
     n = int(hand)
     size = deck_.counts()["main"]
     if size < n:
-        raise DeckcheckError(f"the Main Deck has {size} cards, fewer than a hand of {n}",
-                             where=path)  # fmt: skip
+        raise DeckcheckError(
+            f"the Main Deck has {size} cards, fewer than a hand of {n}", where=path
+        )
     rng = random.Random(seed)
     drawn = [draw(deck_, n, rng.randrange(2**32), db) for _ in range(hands)]
     if output == "json":
-        click.echo(json.dumps({"input": path, "hand": n, "seed": seed, "hands": [
-            [{"id": c, "name": db.name(c, lang)} for c in h] for h in drawn]},
-            ensure_ascii=False, indent=2))  # fmt: skip
+        click.echo(
+            json.dumps(
+                {
+                    "input": path,
+                    "hand": n,
+                    "seed": seed,
+                    "hands": [[{"id": c, "name": db.name(c, lang)} for c in h] for h in drawn],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
         return EXIT_OK
     for i, h in enumerate(drawn, 1):
         if hands > 1:

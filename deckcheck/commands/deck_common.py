@@ -55,8 +55,18 @@ def finding_line(f: Any) -> str:
 
 
 def date_format_options(f: Any) -> Any:
-    f = click.option("-d", "--date", "date_text", metavar="YYYY-MM-DD",
-                     help="Date the list in force is taken for (default: today).")(f)  # fmt: skip
-    f = click.option("-f", "--format", "format_id", metavar="ID",
-                     help="Format (default: the deck's '#format' line, else tcg).")(f)  # fmt: skip
+    f = click.option(
+        "-d",
+        "--date",
+        "date_text",
+        metavar="YYYY-MM-DD",
+        help="Date the list in force is taken for (default: today).",
+    )(f)
+    f = click.option(
+        "-f",
+        "--format",
+        "format_id",
+        metavar="ID",
+        help="Format (default: the deck's '#format' line, else tcg).",
+    )(f)
     return f

@@ -19,8 +19,13 @@ Examples:
 )
 @output_option(help="Output kind.")
 @date_option(help="Date for the list in force (default: today).", metavar=None)
-@click.option("--format-file", "format_files", multiple=True, type=click.Path(dir_okay=False),
-              help="Also read this format file (repeatable).")  # fmt: skip
+@click.option(
+    "--format-file",
+    "format_files",
+    multiple=True,
+    type=click.Path(dir_okay=False),
+    help="Also read this format file (repeatable).",
+)
 def formats(output: str, date_text: str | None, format_files: tuple[str, ...]) -> int:
     """List the formats deckcheck knows: sizes, copies, list family and the list in force."""
     from deckcheck.listinfo import format_rows

@@ -14,8 +14,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from deckcheck.dates import parse_date
     from deckcheck.errors import EXIT_ERROR, DeckcheckError
 
-    ap = argparse.ArgumentParser(prog="python -m deckcheck.commands.scale",
-                                 description=(scale.__doc__ or "").splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m deckcheck.commands.scale", description=(scale.__doc__ or "").splitlines()[0]
+    )
     ap.add_argument("input", help="JSONL table, one deck a line")
     ap.add_argument("output", help="folder for the verdict parts (part-*.jsonl)")
     ap.add_argument("--format", dest="format_id", default="tcg")
@@ -29,8 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        print("deckcheck: error: needs dask.distributed: pip install 'deckcheck[dask]'",
-              file=sys.stderr)
+        print(
+            "deckcheck: error: needs dask.distributed: pip install 'deckcheck[dask]'",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     try:
         day = parse_date(args.date) if args.date else None
@@ -38,11 +41,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.scheduler:
             client = Client(args.scheduler)
         else:
-            client = Client(LocalCluster(n_workers=args.workers, threads_per_worker=1,
-                                         processes=True, dashboard_address=None))
+            client = Client(
+                LocalCluster(
+                    n_workers=args.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+            )
         with client:
-            n = scale.run(args.input, args.output, data, client, column=args.column,
-                    id_column=args.id_column)
+            n = scale.run(
+                args.input, args.output, data, client, column=args.column, id_column=args.id_column
+            )
     except DeckcheckError as exc:
         print(f"deckcheck: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -51,7 +61,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     print(f"{n} decks checked; verdicts in {args.output}", file=sys.stderr)
     return 0
-
 
 
 if __name__ == "__main__":

@@ -97,8 +97,9 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     metavar="N",
     help="Points cap overriding the format's (Genesys).",
 )
-@lang_option(None, short=False, metavar="LANG",
-             help="Language of card names in messages (en, ja, de, …).")  # fmt: skip
+@lang_option(
+    None, short=False, metavar="LANG", help="Language of card names in messages (en, ja, de, …)."
+)
 @click.option(
     "--jobs",
     type=JOBS,
@@ -108,20 +109,44 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     help="Worker processes (capped at the usable cores); auto: in process for under 1,000 "
     "decks, else one per usable core. Output is identical to --jobs 1.",
 )
-@click.option("--ignore", "ignore", multiple=True, metavar="CODE",
-              help="Waive a code (or prefix, DC5); may be repeated.")  # fmt: skip
-@click.option("--select", "select", multiple=True, metavar="CODE",
-              help="Only these codes count (others waived); may be repeated.")  # fmt: skip
-@click.option("--include", "include", multiple=True, metavar="PATTERN",
-              help="Folder walks also check files matching PATTERN ('decks/*.txt').")  # fmt: skip
-@click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
-              help="Skip files and folders matching PATTERN in folder walks.")  # fmt: skip
+@click.option(
+    "--ignore",
+    "ignore",
+    multiple=True,
+    metavar="CODE",
+    help="Waive a code (or prefix, DC5); may be repeated.",
+)
+@click.option(
+    "--select",
+    "select",
+    multiple=True,
+    metavar="CODE",
+    help="Only these codes count (others waived); may be repeated.",
+)
+@click.option(
+    "--include",
+    "include",
+    multiple=True,
+    metavar="PATTERN",
+    help="Folder walks also check files matching PATTERN ('decks/*.txt').",
+)
+@click.option(
+    "--exclude",
+    "exclude",
+    multiple=True,
+    metavar="PATTERN",
+    help="Skip files and folders matching PATTERN in folder walks.",
+)
 @click.option("--only-illegal", is_flag=True, help="Report only decks that fail.")
-@click.option("--allow-empty", is_flag=True, default=None,
-              help="Finding no deck is not an error.")  # fmt: skip
+@click.option("--allow-empty", is_flag=True, default=None, help="Finding no deck is not an error.")
 @click.option("--csv-decks", is_flag=True, help="CSV: one row per deck, not per finding.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Config file (default: nearest deckcheck.toml/pyproject.toml).")  # fmt: skip
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Config file (default: nearest deckcheck.toml/pyproject.toml).",
+)
 @click.option(
     "--pre-commit",
     "pre_commit",
@@ -183,8 +208,9 @@ def validate(
     waivers = Waivers(ignore or cfg.get("ignore"), select or cfg.get("select"))
     _check_codes(waivers)
     if output is not None and output not in OUTPUT_KINDS:
-        raise InputError(f"output {output!r} is not one of {', '.join(OUTPUT_KINDS)}",
-                         where=cfg.label)  # fmt: skip
+        raise InputError(
+            f"output {output!r} is not one of {', '.join(OUTPUT_KINDS)}", where=cfg.label
+        )
     discovery = Discovery(
         include or cfg.get("include"),
         exclude or cfg.get("exclude"),
@@ -205,20 +231,30 @@ def validate(
         _install_data_once()
 
     # The request names the inputs as given (paths checked); the walk's items are run below.
-    req = Request(inputs, format_id, banlist_ref, parse_date(date_text), format_files,
-                  points_cap, lang, jobs)  # fmt: skip
+    req = Request(
+        inputs, format_id, banlist_ref, parse_date(date_text), format_files, points_cap, lang, jobs
+    )
     run = Run(req)  # a data error stops here, before any output
-    run.job = run.job.replace(deck_formats=not given("format_id"), banlist_ref=banlist_ref,
-                              format_files=format_files)  # fmt: skip
+    run.job = run.job.replace(
+        deck_formats=not given("format_id"), banlist_ref=banlist_ref, format_files=format_files
+    )
     run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color_choice = click.get_current_context().meta.get("deckcheck.color", "auto")  # --color
     color = kind == "text" and render.use_color(out, color_choice)
     meta = run.meta(strict)
-    spec = Output(kind, meta, waivers, color=color, per_deck=csv_decks, strict=strict,
-                  only_illegal=only_illegal, sheets=sheets_dir is not None,
-                  rows=_step_summary() is not None)  # fmt: skip
+    spec = Output(
+        kind,
+        meta,
+        waivers,
+        color=color,
+        per_deck=csv_decks,
+        strict=strict,
+        only_illegal=only_illegal,
+        sheets=sheets_dir is not None,
+        rows=_step_summary() is not None,
+    )
     renderer = spec.renderer(out, err)
     renderer.start(meta)
     startup.resume()  # start-up done: collection on for the decks (deckcheck.startup)
@@ -232,8 +268,9 @@ def validate(
     if sheets_dir is not None:
         from deckcheck.sheet.files import write_batch_sheets
 
-        n, sheet_notes = write_batch_sheets(tally.passed or [], sheets_dir, run.checker.db,
-                                            run.job.date, lang)  # fmt: skip
+        n, sheet_notes = write_batch_sheets(
+            tally.passed or [], sheets_dir, run.checker.db, run.job.date, lang
+        )
         for note in sheet_notes:
             err.write(note + "\n")
         err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
@@ -305,5 +342,6 @@ def _write_step_summary(
         with open(path, "a", encoding="utf-8") as fh:
             fh.write(text)
     except OSError as exc:
-        raise InputError(f"cannot write the step summary: {exc.strerror or exc}",
-                         where=path) from None  # fmt: skip
+        raise InputError(
+            f"cannot write the step summary: {exc.strerror or exc}", where=path
+        ) from None

@@ -60,8 +60,14 @@ class SidePlan:
     moves: list[tuple[str, int, int]] = field(default_factory=list)  # (in|out, card, n)
 
 
-def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db: Any,
-         fmt: Format, name: Any) -> SidePlan:  # fmt: skip
+def side(
+    deck: Deck,
+    ins: list[tuple[int, int]],
+    outs: list[tuple[int, int]],
+    db: Any,
+    fmt: Format,
+    name: Any,
+) -> SidePlan:
     """Apply ``ins`` (cards from the Side Deck) and ``outs`` (cards to the Side Deck).
 
     The TCG and OCG policies (docs/RULES.md) exchange Side Deck cards one for one: the Side
@@ -107,16 +113,22 @@ def side(deck: Deck, ins: list[tuple[int, int]], outs: list[tuple[int, int]], db
     if main_in != main_out:
         problems.append(
             f"Main Deck would change size ({main_in} in, {main_out} out): Side Deck cards are "
-            "exchanged one for one, the Main Deck keeps its size")
+            "exchanged one for one, the Main Deck keeps its size"
+        )
     if extra_in != extra_out:
         problems.append(
             f"Extra Deck would change size ({extra_in} in, {extra_out} out): an Extra Deck "
-            "card is exchanged only for a card that goes to the Extra Deck")
+            "card is exchanged only for a card that goes to the Extra Deck"
+        )
     if main_in + extra_in != main_out + extra_out:
         problems.append("the Side Deck would not keep its size")
     new = _rebuild(deck, copies)
-    return SidePlan(new, problems, [("in", art_root(c, db), n) for c, n in ins]
-                    + [("out", art_root(c, db), n) for c, n in outs])
+    return SidePlan(
+        new,
+        problems,
+        [("in", art_root(c, db), n) for c, n in ins]
+        + [("out", art_root(c, db), n) for c, n in outs],
+    )
 
 
 #: section -> card (artworks together) -> the passcode of each copy, in file order.
@@ -158,16 +170,23 @@ def _rebuild(deck: Deck, copies: _Copies) -> Deck:
             order.extend(pile)
         for cid in dict.fromkeys(order):
             if want[cid] > 0:
-                out.section(s).append(DeckEntry(section=s, card_id=cid, line=None,  # type: ignore[arg-type]
-                                                count=want[cid]))  # fmt: skip
+                out.section(s).append(
+                    DeckEntry(
+                        section=s,
+                        card_id=cid,
+                        line=None,  # type: ignore[arg-type]
+                        count=want[cid],
+                    )
+                )
     return out
 
 
 def draw(deck: Deck, hand: int, seed: int | None, db: Any) -> list[int]:
     """A random opening hand of ``hand`` cards from the Main Deck (passcodes, artworks
     merged); ``seed`` makes it repeatable."""
-    pile = [art_root(e.card_id, db) for e in deck.main if e.card_id is not None
-            for _ in range(e.count)]  # fmt: skip
+    pile = [
+        art_root(e.card_id, db) for e in deck.main if e.card_id is not None for _ in range(e.count)
+    ]
     rng = random.Random(seed)
     return rng.sample(pile, min(hand, len(pile)))
 

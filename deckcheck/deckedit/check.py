@@ -21,8 +21,14 @@ class Check:
     skipped: str | None  # "no 'tcg' list in force on …": list rules were not checked
 
 
-def check(deck: Deck, fmt: Format, db: Any, date: dt.date, store: Any = None,
-          names: Callable[[int], str] | None = None) -> Check:  # fmt: skip
+def check(
+    deck: Deck,
+    fmt: Format,
+    db: Any,
+    date: dt.date,
+    store: Any = None,
+    names: Callable[[int], str] | None = None,
+) -> Check:
     """Validate with the list in force; with none installed, sizes/copies/placement only."""
     from deckcheck.validate import validate_deck
 
@@ -82,8 +88,14 @@ class Checked:
     fixed: list[Finding]  # findings the edit fixed
 
 
-def checked_edit(deck: Callable[[], Deck], edit: Callable[[], Any], fmt: Format, db: Any,
-                 date: dt.date, names: Callable[[int], str] | None = None) -> Checked:  # fmt: skip
+def checked_edit(
+    deck: Callable[[], Deck],
+    edit: Callable[[], Any],
+    fmt: Format,
+    db: Any,
+    date: dt.date,
+    names: Callable[[int], str] | None = None,
+) -> Checked:
     """Check ``deck()``, run ``edit`` (it raises, nothing else happens), check again and
     compare; the caller saves the file (``files.save``)."""
     before = check(deck(), fmt, db, date)

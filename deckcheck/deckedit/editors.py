@@ -48,8 +48,9 @@ class Editor:
         """Take ``n`` copies (the last ones) of the matching card out of ``section``;
         returns the passcodes taken, in file order."""
         before = tally(self.df.deck)
-        entries = [e for e in self.df.deck.section(section)
-                   if e.card_id is not None and match(e.card_id)]  # fmt: skip
+        entries = [
+            e for e in self.df.deck.section(section) if e.card_id is not None and match(e.card_id)
+        ]
         taken: list[tuple[DeckEntry, int]] = []
         left = n
         for e in reversed(entries):
@@ -174,8 +175,9 @@ class LineEditor(Editor):
         """Where a new line of ``section`` goes (adding the section header when missing)."""
         regions = self._regions()
         if section not in regions:
-            later = [regions[s][0] - 1 for s in SECTIONS[SECTIONS.index(section) + 1 :]
-                     if s in regions]  # fmt: skip
+            later = [
+                regions[s][0] - 1 for s in SECTIONS[SECTIONS.index(section) + 1 :] if s in regions
+            ]
             at = min(later) if later else len(self.df.lines)
             head = self._header_lines(section, at)
             self.df.lines[at:at] = head
@@ -200,8 +202,9 @@ class LineEditor(Editor):
                 continue
             changed = self._recount(e, e.count - k)
             if changed is None:
-                raise EditError(f"line {e.line} cannot be rewritten with a new count",
-                                where=str(self.df.path))  # fmt: skip
+                raise EditError(
+                    f"line {e.line} cannot be rewritten with a new count", where=str(self.df.path)
+                )
             lines[i] = changed
         self._also_drop(drop)
         self._reparse([ln for i, ln in enumerate(lines) if i not in drop])
@@ -336,7 +339,7 @@ class TextEditor(LineEditor):
         return start, end
 
     def _fix_header_counts(self, old: dict[str, int]) -> None:
-        """"Main Deck (40)": a section header's count follows the edit when it was right."""
+        """ "Main Deck (40)": a section header's count follows the edit when it was right."""
         new = self.df.deck.counts()
         lines = self.df.lines
         changed = False

@@ -219,8 +219,13 @@ def kind_for_path(path: str | Path) -> str:
     return {".txt": "text", ".ydke": "ydke"}.get(suffix, "ydk")
 
 
-def create(path: str | Path, format_id: str | None = None, *, force: bool = False,
-           note: Callable[[str], None] | None = None) -> tuple[str, str | None]:  # fmt: skip
+def create(
+    path: str | Path,
+    format_id: str | None = None,
+    *,
+    force: bool = False,
+    note: Callable[[str], None] | None = None,
+) -> tuple[str, str | None]:
     """Write an empty deck file, its kind following the name (.txt text, .ydke link, else
     .ydk); returns (kind, format written). A ydke:// link cannot hold the format: ``note``
     is told and none is written. InputError when the file exists (unless ``force``)."""
@@ -255,16 +260,16 @@ def save(df: DeckFile) -> None:
     try:
         if df.original is not None and read_path_bytes(df.path) != df.original:
             raise InputError(
-                "the file changed while it was being edited; nothing written (run the edit "
-                "again)",
+                "the file changed while it was being edited; nothing written (run the edit again)",
                 where=str(df.path),
             )
         marker = _marker(Path(os.path.realpath(df.path)))
         if marker is not None:  # a rewrite in place (hard links): say where its backup is
             try:
                 marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.write_text(str(fsio.backup_path(os.path.realpath(df.path))),
-                                  encoding="utf-8")  # fmt: skip
+                marker.write_text(
+                    str(fsio.backup_path(os.path.realpath(df.path))), encoding="utf-8"
+                )
             except OSError:
                 marker = None
         write_atomic(df.path, df.text, encoding=df.encoding)

@@ -34,8 +34,9 @@ class Change:
     now: int = 0  # copies of the card in the whole deck after the edit
 
 
-def pick_section(df: DeckFile, root: int, db: Any, home: Section, asked: Section | None,
-                 verb: str) -> Section:  # fmt: skip
+def pick_section(
+    df: DeckFile, root: int, db: Any, home: Section, asked: Section | None, verb: str
+) -> Section:
     """The section copies are taken from: the one asked, else where the card belongs or the
     one section holding it (EditError when copies are in several and none is home)."""
     if asked is not None:
@@ -71,8 +72,18 @@ def check_target(card: Card | None, section: Section, fmt: Format, force: bool) 
         )
 
 
-def add(df: DeckFile, card_id: int, n: int, section: Section | None, fmt: Format, db: Any,
-        index: Any, *, force: bool = False, lang: str = "en") -> Change:  # fmt: skip
+def add(
+    df: DeckFile,
+    card_id: int,
+    n: int,
+    section: Section | None,
+    fmt: Format,
+    db: Any,
+    index: Any,
+    *,
+    force: bool = False,
+    lang: str = "en",
+) -> Change:
     """Add ``n`` copies of ``card_id`` (default section: where the format puts the card)."""
     if n < 1:
         raise EditError("-n must be at least 1")
@@ -81,8 +92,9 @@ def add(df: DeckFile, card_id: int, n: int, section: Section | None, fmt: Format
     check_target(card, target, fmt, force)
     editor_for(df, db, index, lang).add(target, card_id, n)
     root = art_root(card_id, db)
-    return Change("added", card_id, db.name(card_id, lang), n, target,
-                  now=copies_of(df.deck, root, db))  # fmt: skip
+    return Change(
+        "added", card_id, db.name(card_id, lang), n, target, now=copies_of(df.deck, root, db)
+    )
 
 
 def _matcher(card_id: int, exact: bool, db: Any) -> Callable[[int], bool]:
@@ -93,12 +105,23 @@ def _matcher(card_id: int, exact: bool, db: Any) -> Callable[[int], bool]:
 
 
 def _held(df: DeckFile, section: Section, match: Callable[[int], bool]) -> int:
-    return sum(e.count for e in df.deck.section(section)
-               if e.card_id is not None and match(e.card_id))  # fmt: skip
+    return sum(
+        e.count for e in df.deck.section(section) if e.card_id is not None and match(e.card_id)
+    )
 
 
-def remove(df: DeckFile, card_id: int, n: int | None, section: Section | None, fmt: Format,
-           db: Any, index: Any, *, exact: bool = False, lang: str = "en") -> Change:  # fmt: skip
+def remove(
+    df: DeckFile,
+    card_id: int,
+    n: int | None,
+    section: Section | None,
+    fmt: Format,
+    db: Any,
+    index: Any,
+    *,
+    exact: bool = False,
+    lang: str = "en",
+) -> Change:
     """Remove ``n`` copies (None: all of them in the section), the last ones of the file.
 
     ``exact`` matches this passcode only; otherwise every artwork of the card matches.
@@ -113,8 +136,7 @@ def remove(df: DeckFile, card_id: int, n: int | None, section: Section | None, f
     want = have if n is None else n
     if want < 1 or have < want:
         if have == 0:
-            raise EditError(f"no copy of {name} in the {SECTION_LABEL[src]}",
-                            where=str(df.path))  # fmt: skip
+            raise EditError(f"no copy of {name} in the {SECTION_LABEL[src]}", where=str(df.path))
         raise EditError(
             f"cannot remove {want} copies of {name}: the {SECTION_LABEL[src]} holds {have}",
             where=str(df.path),
@@ -123,9 +145,20 @@ def remove(df: DeckFile, card_id: int, n: int | None, section: Section | None, f
     return Change("removed", card_id, name, want, src, now=copies_of(df.deck, root, db))
 
 
-def move(df: DeckFile, card_id: int, n: int | None, to: Section, origin: Section | None,
-         fmt: Format, db: Any, index: Any, *, exact: bool = False, force: bool = False,
-         lang: str = "en") -> Change:  # fmt: skip
+def move(
+    df: DeckFile,
+    card_id: int,
+    n: int | None,
+    to: Section,
+    origin: Section | None,
+    fmt: Format,
+    db: Any,
+    index: Any,
+    *,
+    exact: bool = False,
+    force: bool = False,
+    lang: str = "en",
+) -> Change:
     """Move ``n`` copies (None: all) from ``origin`` (default: where the copies are) to ``to``."""
     card = db.get(card_id)
     root = art_root(card_id, db)
@@ -155,5 +188,4 @@ def move(df: DeckFile, card_id: int, n: int | None, to: Section, origin: Section
     taken = ed.remove(origin, match, want)
     for cid, k in Counter(taken).items():
         ed.add(to, cid, k)
-    return Change("moved", card_id, name, want, to, origin=origin,
-                  now=copies_of(df.deck, root, db))  # fmt: skip
+    return Change("moved", card_id, name, want, to, origin=origin, now=copies_of(df.deck, root, db))

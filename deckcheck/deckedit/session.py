@@ -47,9 +47,11 @@ class Session:
     def check(self, df: DeckFile, fmt: Any, lang: str = "en") -> Check:
         return check(df.deck, fmt, self.db, self.date, names=self.names(lang))
 
-    def edit(self, df: DeckFile, fmt: Any, op: Callable[[Any], Change],
-             lang: str = "en") -> Checked:  # fmt: skip
+    def edit(
+        self, df: DeckFile, fmt: Any, op: Callable[[Any], Change], lang: str = "en"
+    ) -> Checked:
         """Run ``op(format on the date)`` on ``df`` between two checks; nothing is saved."""
         on = fmt.at(self.date)
-        return checked_edit(lambda: df.deck, lambda: op(on), fmt, self.db, self.date,
-                            names=self.names(lang))  # fmt: skip
+        return checked_edit(
+            lambda: df.deck, lambda: op(on), fmt, self.db, self.date, names=self.names(lang)
+        )

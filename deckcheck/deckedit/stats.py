@@ -17,16 +17,43 @@ EXTRA_KINDS = ("fusion", "synchro", "xyz", "link", "ritual")
 #: Separator between cards of one ``--card`` group (no real card name contains it).
 GROUP_SEP = "|"
 
-ATTRIBUTES = {0x1: "EARTH", 0x2: "WATER", 0x4: "FIRE", 0x8: "WIND", 0x10: "LIGHT",
-              0x20: "DARK", 0x40: "DIVINE"}  # fmt: skip
+ATTRIBUTES = {
+    0x1: "EARTH",
+    0x2: "WATER",
+    0x4: "FIRE",
+    0x8: "WIND",
+    0x10: "LIGHT",
+    0x20: "DARK",
+    0x40: "DIVINE",
+}
 RACES = {
-    0x1: "Warrior", 0x2: "Spellcaster", 0x4: "Fairy", 0x8: "Fiend", 0x10: "Zombie",
-    0x20: "Machine", 0x40: "Aqua", 0x80: "Pyro", 0x100: "Rock", 0x200: "Winged Beast",
-    0x400: "Plant", 0x800: "Insect", 0x1000: "Thunder", 0x2000: "Dragon", 0x4000: "Beast",
-    0x8000: "Beast-Warrior", 0x10000: "Dinosaur", 0x20000: "Fish", 0x40000: "Sea Serpent",
-    0x80000: "Reptile", 0x100000: "Psychic", 0x200000: "Divine-Beast", 0x400000: "Creator God",
-    0x800000: "Wyrm", 0x1000000: "Cyberse", 0x2000000: "Illusion",
-}  # fmt: skip
+    0x1: "Warrior",
+    0x2: "Spellcaster",
+    0x4: "Fairy",
+    0x8: "Fiend",
+    0x10: "Zombie",
+    0x20: "Machine",
+    0x40: "Aqua",
+    0x80: "Pyro",
+    0x100: "Rock",
+    0x200: "Winged Beast",
+    0x400: "Plant",
+    0x800: "Insect",
+    0x1000: "Thunder",
+    0x2000: "Dragon",
+    0x4000: "Beast",
+    0x8000: "Beast-Warrior",
+    0x10000: "Dinosaur",
+    0x20000: "Fish",
+    0x40000: "Sea Serpent",
+    0x80000: "Reptile",
+    0x100000: "Psychic",
+    0x200000: "Divine-Beast",
+    0x400000: "Creator God",
+    0x800000: "Wyrm",
+    0x1000000: "Cyberse",
+    0x2000000: "Illusion",
+}
 
 
 @dataclass
@@ -62,8 +89,18 @@ def kind_of_card(card: Card | None, section: str, fmt: Format) -> str:
     return str(kind)
 
 
-_GROUP_ORDER = ["monster", "extra monster", "spell", "trap", *EXTRA_KINDS, "skill", "token",
-                "other", "unknown", "monster (not extra)"]  # fmt: skip
+_GROUP_ORDER = [
+    "monster",
+    "extra monster",
+    "spell",
+    "trap",
+    *EXTRA_KINDS,
+    "skill",
+    "token",
+    "other",
+    "unknown",
+    "monster (not extra)",
+]
 
 
 def grouped(deck: Deck, db: Any, fmt: Format, name: Callable[[int], str]) -> dict[str, list[Group]]:
@@ -80,13 +117,18 @@ def grouped(deck: Deck, db: Any, fmt: Format, name: Callable[[int], str]) -> dic
             key = (kind, e.card_id if e.card_id is not None else e.query)
             ln = index.get(key)
             if ln is None:
-                label = name(e.card_id) if card is not None and e.card_id is not None else (
-                    e.query or str(e.card_id))
+                label = (
+                    name(e.card_id)
+                    if card is not None and e.card_id is not None
+                    else (e.query or str(e.card_id))
+                )
                 ln = index[key] = Line(e.card_id, label, 0, e.line)
                 groups.setdefault(kind, Group(kind)).lines.append(ln)
             ln.count += e.count
-        out[section] = sorted(groups.values(), key=lambda g: _GROUP_ORDER.index(g.kind)
-                              if g.kind in _GROUP_ORDER else 99)  # fmt: skip
+        out[section] = sorted(
+            groups.values(),
+            key=lambda g: _GROUP_ORDER.index(g.kind) if g.kind in _GROUP_ORDER else 99,
+        )
     return out
 
 
@@ -103,8 +145,10 @@ def p_exactly(deck_size: int, copies: int, hand: int) -> list[float]:
     """P(exactly k) for k = 0 … min(K, n): C(K, k) C(N−K, n−k) / C(N, n)."""
     n = min(hand, deck_size)
     total = math.comb(deck_size, n) if deck_size > 0 else 1
-    return [math.comb(copies, k) * math.comb(deck_size - copies, n - k) / total
-            for k in range(min(copies, n) + 1)]  # fmt: skip
+    return [
+        math.comb(copies, k) * math.comb(deck_size - copies, n - k) / total
+        for k in range(min(copies, n) + 1)
+    ]
 
 
 @dataclass
@@ -168,15 +212,17 @@ def composition(deck: Deck, db: Any, fmt: Format) -> dict[str, Any]:
     }
 
 
-def group_odds(main_size: int, copies: dict[int, int], ids: list[int], hand: int,
-               label: str) -> Odds:  # fmt: skip
+def group_odds(
+    main_size: int, copies: dict[int, int], ids: list[int], hand: int, label: str
+) -> Odds:
     """Odds of at least one card of ``ids`` (any of them) in the opening hand."""
     k = sum(copies.get(i, 0) for i in dict.fromkeys(ids))
     return Odds(label, ids, k, p_at_least_one(main_size, k, hand), p_exactly(main_size, k, hand))
 
 
-def card_odds(main_size: int, copies: dict[int, int], hand: int,
-              name: Callable[[int], str]) -> list[Odds]:  # fmt: skip
+def card_odds(
+    main_size: int, copies: dict[int, int], hand: int, name: Callable[[int], str]
+) -> list[Odds]:
     """The odds of each card of the Main Deck (artworks together), in file order."""
     return [group_odds(main_size, copies, [cid], hand, name(cid)) for cid in copies]
 
@@ -186,8 +232,9 @@ def split_group(spec: str) -> list[str]:
     return [p.strip() for p in spec.split(GROUP_SEP) if p.strip()]
 
 
-def named_group_odds(main_size: int, copies: dict[int, int], ids: list[int], hand: int,
-                     name: Callable[[int], str]) -> Odds:  # fmt: skip
+def named_group_odds(
+    main_size: int, copies: dict[int, int], ids: list[int], hand: int, name: Callable[[int], str]
+) -> Odds:
     """``group_odds`` labelled with the names of its cards ("A | B")."""
     label = " | ".join(name(i) for i in dict.fromkeys(ids))
     return group_odds(main_size, copies, ids, hand, label)

@@ -25,7 +25,7 @@ _MARKER = r"\s*(?:#\s*(?:main|extra)|!\s*side)\s*$"
 
 
 def sniff(lines: list[str], source: str = "") -> str:
-    """"ydk" or "text" for the lines of a deck file.
+    """ "ydk" or "text" for the lines of a deck file.
 
     A ``.txt`` name means text; a ``#main``/``#extra``/``!side`` marker means ydk; a ``.ydk``
     name means ydk unless no line is a passcode; otherwise ydk when most content lines are

@@ -56,8 +56,10 @@ class PackedDeck(Deck):
         self.kind = "ydk"
         self.comments = comments
         (m, mr), (e, er), (s, sr) = sections
-        self._arrays: tuple[Packed, list[str]] | None = ((m + e + s, len(m), len(e), mr + er + sr),
-                                                          lines)  # fmt: skip
+        self._arrays: tuple[Packed, list[str]] | None = (
+            (m + e + s, len(m), len(e), mr + er + sr),
+            lines,
+        )
 
     def packed(self) -> Packed | None:
         got = self._arrays
@@ -69,16 +71,26 @@ class PackedDeck(Deck):
             return
         (ids, nm, ne, rows), lines = got
         bounds = ((0, nm), (nm, nm + ne), (nm + ne, len(ids)))
-        for slot, name, (a, b) in zip((_MAIN, _EXTRA, _SIDE), ("main", "extra", "side"), bounds,
-                                      strict=True):  # fmt: skip
+        for slot, name, (a, b) in zip(
+            (_MAIN, _EXTRA, _SIDE), ("main", "extra", "side"), bounds, strict=True
+        ):
             n = b - a
             part = rows[a:b]
-            slot.__set__(self, list(map(DeckEntry, repeat(name, n), ids[a:b],
-                                        [r + 1 for r in part], repeat(1, n), repeat(None, n),
-                                        map(lines.__getitem__, part))))  # fmt: skip
+            slot.__set__(
+                self,
+                list(
+                    map(
+                        DeckEntry,
+                        repeat(name, n),
+                        ids[a:b],
+                        [r + 1 for r in part],
+                        repeat(1, n),
+                        repeat(None, n),
+                        map(lines.__getitem__, part),
+                    )
+                ),
+            )
         self._arrays = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Deck, self._astuple())
-
-

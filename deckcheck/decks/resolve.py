@@ -87,8 +87,9 @@ def _resolve_exact_only(entry: DeckEntry, exact: Any) -> tuple[DeckEntry, Findin
     if alt is not None and alt != entry.query:
         res2 = exact.resolve(alt)
         if res2 is not None and res2.status == "found" and _how(res2) in ("exact", "id"):
-            return entry.replace(card_id=res2.card_id, query=alt,
-                                 count=whole_count(entry.raw)), None  # fmt: skip
+            return entry.replace(
+                card_id=res2.card_id, query=alt, count=whole_count(entry.raw)
+            ), None
     if res is None:
         return None
     if res.status == "found":
@@ -146,8 +147,12 @@ def resolve_deck(
 
     fuzzy = 0
     for entry in deck.entries():
-        if fuzzy >= MAX_FUZZY and entry.card_id is None and entry.query \
-                and entry.query not in cache:  # fmt: skip
+        if (
+            fuzzy >= MAX_FUZZY
+            and entry.card_id is None
+            and entry.query
+            and entry.query not in cache
+        ):
             got = _resolve_exact_only(entry, _ExactOnly()) if exact is not None else None
             if got is not None:
                 out.section(entry.section).append(got[0])
@@ -155,12 +160,16 @@ def resolve_deck(
                     out.findings.append(got[1])
                 continue
             out.section(entry.section).append(entry)
-            out.findings.append(finding(
-                "DC102",
-                f'"{entry.query}" not looked up: the list already has {MAX_FUZZY} names '
-                "that are unknown or needed a fuzzy match; fix those first",
-                section=entry.section, line=entry.line, count=entry.count,
-            ))  # fmt: skip
+            out.findings.append(
+                finding(
+                    "DC102",
+                    f'"{entry.query}" not looked up: the list already has {MAX_FUZZY} names '
+                    "that are unknown or needed a fuzzy match; fix those first",
+                    section=entry.section,
+                    line=entry.line,
+                    count=entry.count,
+                )
+            )
             continue
         new, res, finding_ = resolve_entry(entry, cached)
         if res is not None and (res.status != "found" or _how(res) in ("fuzzy", "prefix")):

@@ -151,12 +151,16 @@ def decode_with(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> tup
             best = min(scored, key=lambda x: (x[0], x[1]))
             text, enc = best[2], best[3]
             tried = ", ".join(e for _t, e in cands)
-            notes.note(f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected: of "
-                       f"{tried}, which all decode it, the one whose names resolve best, "
-                       f"{best[0][0]} unknown; 'deckcheck --encoding ENC' names another)")
+            notes.note(
+                f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected: of "
+                f"{tried}, which all decode it, the one whose names resolve best, "
+                f"{best[0][0]} unknown; 'deckcheck --encoding ENC' names another)"
+            )
             return text, enc
-        notes.note(f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected; "
-                   "'deckcheck --encoding ENC' names another)")
+        notes.note(
+            f"deckcheck: note: {where}: not UTF-8; read as {enc} (detected; "
+            "'deckcheck --encoding ENC' names another)"
+        )
         return text, enc
     return (text[1:] if text.startswith("\ufeff") else text), "utf-8"
 
@@ -171,8 +175,9 @@ def _decode_asked(data: bytes, encoding: str, where: str) -> str:
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise InputError(f"not {encoding} text (byte 0x{data[exc.start]:02x} at offset "
-                         f"{exc.start})", where=where) from None
+        raise InputError(
+            f"not {encoding} text (byte 0x{data[exc.start]:02x} at offset {exc.start})", where=where
+        ) from None
 
 
 # Compiled on first use (only a legacy-encoded file needs it): start-up is a feature.
@@ -184,8 +189,12 @@ _LATIN_NEXT_TO_CJK = (
 
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
-    return (0x3040 <= o <= 0x30FF or 0x3400 <= o <= 0x9FFF or 0xAC00 <= o <= 0xD7AF
-            or 0xFF00 <= o <= 0xFFEF)
+    return (
+        0x3040 <= o <= 0x30FF
+        or 0x3400 <= o <= 0x9FFF
+        or 0xAC00 <= o <= 0xD7AF
+        or 0xFF00 <= o <= 0xFFEF
+    )
 
 
 def _detect(data: bytes) -> tuple[str, str] | None:

@@ -104,8 +104,11 @@ SUB_HEADER_WORDS: dict[str, tuple[str, ...]] = {
     "monster": ("monster", "怪兽", "怪獸", "モンスター", "몬스터"),
     "spell": ("spell", "magic", "魔法", "마법"),
     "trap": ("trap", "陷阱", "罠", "함정"),
-    "fusion": ("fusion",), "synchro": ("synchro",), "xyz": ("xyz",), "link": ("link",),
-}  # fmt: skip
+    "fusion": ("fusion",),
+    "synchro": ("synchro",),
+    "xyz": ("xyz",),
+    "link": ("link",),
+}
 
 
 # Full-width digits, brackets and the ideographic space that CJK lists use around counts,
@@ -236,9 +239,11 @@ def parse_lines(lines: list[str], source: str) -> Deck:
             huge = _HUGE_COUNT.fullmatch(t)
             if huge and not _PASSCODE.fullmatch(t):
                 n_ = next(g for g in huge.groups() if g)
-                deck.findings.append(unreadable(
-                    section, no, raw, f"count {n_[:12]}: a line holds at most 999 copies"
-                ))  # fmt: skip
+                deck.findings.append(
+                    unreadable(
+                        section, no, raw, f"count {n_[:12]}: a line holds at most 999 copies"
+                    )
+                )
                 continue
         count, name = got if got else (1, t)
         if count < 1:

@@ -151,15 +151,18 @@ def write_atomic(
     if target.is_dir():
         raise InputError("is a directory", where=str(target))
     if not folder.is_dir():
-        raise InputError(f"folder {folder} does not exist (deckcheck creates no folders)",
-                         where=str(target))
+        raise InputError(
+            f"folder {folder} does not exist (deckcheck creates no folders)", where=str(target)
+        )
     try:
         fsio.write_atomic(target, text, encoding=encoding)
     except fsio.NotRegularFile as exc:
         raise InputError(str(exc.strerror), where=str(target)) from None
     except UnicodeEncodeError as exc:
-        raise InputError(f"cannot write {exc.object[exc.start:exc.end]!r} in the file's "
-                         f"encoding {encoding}; save the deck as UTF-8 first",
-                         where=str(target)) from None
+        raise InputError(
+            f"cannot write {exc.object[exc.start : exc.end]!r} in the file's "
+            f"encoding {encoding}; save the deck as UTF-8 first",
+            where=str(target),
+        ) from None
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", where=str(target)) from None

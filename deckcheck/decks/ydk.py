@@ -26,6 +26,7 @@ def _number(digits: str) -> int:
     digits = digits.lstrip("0") or "0"
     return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
 
+
 #: passcode line -> its int, the same int object for every deck of a run. Besides sparing
 #: ``int()`` (the str's hash is cheaper) and the check that a block of lines is all digits
 #: (a line found here is a passcode), one object per passcode makes every dict and set

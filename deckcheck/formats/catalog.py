@@ -45,8 +45,11 @@ def _is_date_file(name: str) -> bool:
     """``re.match(DATE_FILE, name)`` by hand (``\\d``: any Unicode digit, as ``isdecimal``;
     ``$`` also matches before one final newline)."""
     n = name[:-1] if name[-1:] == "\n" else name
-    return n[10:] in (".yaml", ".yml") and n[4:5] + n[7:8] == "--" and (
-        n[:4] + n[5:7] + n[8:10]).isdecimal()
+    return (
+        n[10:] in (".yaml", ".yml")
+        and n[4:5] + n[7:8] == "--"
+        and (n[:4] + n[5:7] + n[8:10]).isdecimal()
+    )
 
 
 # --------------------------------------------------------------------------- helpers

@@ -22,7 +22,6 @@ from deckcheck.model import Banlist, Scope
 __all__ = ["Conflict", "ImportResult", "import_lflists", "read_faults", "read_lists", "to_yaml"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Conflict:
     """The same family and date read twice with different entries."""
@@ -176,8 +175,11 @@ def import_lflists(
         return _stable_names(result, st.lists, home / _paths.LISTS_NAME)
     with staging.home_lock() if in_home else contextlib.nullcontext():
         # an --out folder: what killed imports left there (not locked, an hour old) goes
-        staging.clean_stale(target, [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"],
-                            older_than=0 if in_home else staging.STALE_SECONDS)
+        staging.clean_stale(
+            target,
+            [f"{staging.STAGE_PREFIX}*", ".*.yaml.*.tmp"],
+            older_than=0 if in_home else staging.STALE_SECONDS,
+        )
         return _import(paths, target, family, effective, konami, konami_missing)
 
 
@@ -198,8 +200,12 @@ def _stable_names(result: ImportResult, built: Path, stable: Path) -> ImportResu
 
 
 def _import(
-    paths: Sequence[Path], target: Path, family: str | None, effective: dt.date | None,
-    konami: KonamiMap | None = None, konami_missing: str = "error",
+    paths: Sequence[Path],
+    target: Path,
+    family: str | None,
+    effective: dt.date | None,
+    konami: KonamiMap | None = None,
+    konami_missing: str = "error",
 ) -> ImportResult:
     from deckcheck import paths as _paths
     from deckcheck import staging
@@ -437,8 +443,9 @@ def _record_faults(target: Path, bad: Sequence[Rejected]) -> None:
     for r in bad:
         key = (r.family, r.effective.isoformat(), r.source)
         if key not in seen:
-            new.append({"family": key[0], "effective": key[1], "source": key[2],
-                        "reason": r.reason})  # fmt: skip
+            new.append(
+                {"family": key[0], "effective": key[1], "source": key[2], "reason": r.reason}
+            )
     if new != old:
         from deckcheck.formats.catalog import write_atomic
 
@@ -506,11 +513,14 @@ def _drop_transient(
             spans = [_span(r) for r in revs]
             longest = max(range(len(revs)), key=lambda i: spans[i])
             if longest != len(revs) - 1 and spans[longest] > 2 * spans[-1]:
-                notes = [*notes, (
-                    f"The text is upstream's last revision ({spans[-1]} day(s)); revision "
-                    f"{longest + 1} of {len(revs)} stood longest ({spans[longest]} days) and may "
-                    "differ: prefer the official list where there is one."
-                )]
+                notes = [
+                    *notes,
+                    (
+                        f"The text is upstream's last revision ({spans[-1]} day(s)); revision "
+                        f"{longest + 1} of {len(revs)} stood longest ({spans[longest]} days) "
+                        "and may differ: prefer the official list where there is one."
+                    ),
+                ]
         out.append((b, notes))
     return out
 

@@ -113,11 +113,16 @@ def parse(text: str, source: str = "<string>") -> list[LfList]:
         # int() refuses over 4,300 digits (an internal error); a passcode is 32-bit, and a
         # count or Genesys points value has a few digits: longer is a broken line.
         if len(digits) > _MAX_ID_DIGITS:
-            raise InputError(f"passcode {_cut(m.group(1))} is not a card's passcode (over "
-                             f"{_MAX_ID_DIGITS} digits)", where=f"{source}:{no}")
+            raise InputError(
+                f"passcode {_cut(m.group(1))} is not a card's passcode (over "
+                f"{_MAX_ID_DIGITS} digits)",
+                where=f"{source}:{no}",
+            )
         if len(number) > _MAX_COUNT_DIGITS:
-            raise InputError(f"count {_cut(m.group(2))} is too large (over {_MAX_COUNT_DIGITS} "
-                             "digits)", where=f"{source}:{no}")
+            raise InputError(
+                f"count {_cut(m.group(2))} is too large (over {_MAX_COUNT_DIGITS} digits)",
+                where=f"{source}:{no}",
+            )
         card = int(m.group(1))
         if card == 0:
             continue
@@ -138,8 +143,11 @@ def parse_file(path: Path) -> list[LfList]:
     entries with no '!name' line), which an import would otherwise take as "0 lists"."""
     lists = parse(read_text(path), str(path))
     if not lists:
-        raise InputError("no list in this file: an lflist.conf starts each list with a "
-                         "'!name' line (e.g. '!2026.05 TCG')", where=str(path))
+        raise InputError(
+            "no list in this file: an lflist.conf starts each list with a "
+            "'!name' line (e.g. '!2026.05 TCG')",
+            where=str(path),
+        )
     return lists
 
 
@@ -166,11 +174,22 @@ _FAMILY_WORDS: tuple[tuple[str, str], ...] = (
 
 # Folder names of ../shared/data/banlists/<source>/<kind>/ used as a hint.
 _KIND_FAMILY = {
-    "tcg": "tcg", "ocg": "ocg", "world": "world", "traditional": "traditional",
-    "ocg-korea": "ocg-korea", "speed": "speed", "goat": "goat", "rush": "rush",
-    "rush-prerelease": "rush-prerelease", "genesys": "genesys", "masterduel": "master-duel",
-    "edison": "edison", "hat": "hat", "toss": "toss", "ocg-ae": "ocg-ae",
-}  # fmt: skip
+    "tcg": "tcg",
+    "ocg": "ocg",
+    "world": "world",
+    "traditional": "traditional",
+    "ocg-korea": "ocg-korea",
+    "speed": "speed",
+    "goat": "goat",
+    "rush": "rush",
+    "rush-prerelease": "rush-prerelease",
+    "genesys": "genesys",
+    "masterduel": "master-duel",
+    "edison": "edison",
+    "hat": "hat",
+    "toss": "toss",
+    "ocg-ae": "ocg-ae",
+}
 
 _DATE_RE = re.compile(r"^\s*(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)")
 
@@ -182,7 +201,7 @@ def family_of(name: str, hint_path: Path | None = None) -> str | None:
         if word in low:
             return fam
     m = _DATE_RE.match(name)
-    if m and not name[m.end():].strip():
+    if m and not name[m.end() :].strip():
         return "ocg"  # YGOPro names its OCG lists by date only ("2026.7", "2011.3.1")
     if hint_path is not None:
         got = _KIND_FAMILY.get(hint_path.parent.name.lower())

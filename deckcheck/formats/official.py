@@ -46,17 +46,28 @@ NameMap = Callable[[str, bool], list[int]]
 
 #: yaml-yugi-limit-regulation folder -> list family (the folder name is the format).
 FOLDER_FAMILIES = {
-    "tcg": "tcg", "ocg": "ocg", "ocg-ae": "ocg-ae", "ocg-cn": "ocg-cn",
-    "master-duel": "master-duel", "genesys": "genesys", "ocg-genesys": "ocg-genesys",
+    "tcg": "tcg",
+    "ocg": "ocg",
+    "ocg-ae": "ocg-ae",
+    "ocg-cn": "ocg-cn",
+    "master-duel": "master-duel",
+    "genesys": "genesys",
+    "ocg-genesys": "ocg-genesys",
     "rush": "rush",
-}  # fmt: skip
+}
 POINTS_FAMILIES = frozenset({"genesys", "ocg-genesys"})
 _LIST_NAMES = {
-    "tcg": "TCG", "ocg": "OCG", "ocg-ae": "OCG (Asian-English)",
+    "tcg": "TCG",
+    "ocg": "OCG",
+    "ocg-ae": "OCG (Asian-English)",
     "ocg-cn": "OCG (Simplified Chinese)",
-    "master-duel": "Master Duel", "genesys": "Genesys", "ocg-genesys": "OCG Genesys",
-    "rush": "Rush Duel", "duel-links": "Duel Links", "duel-links-rush": "Duel Links Rush",
-}  # fmt: skip
+    "master-duel": "Master Duel",
+    "genesys": "Genesys",
+    "ocg-genesys": "OCG Genesys",
+    "rush": "Rush Duel",
+    "duel-links": "Duel Links",
+    "duel-links-rush": "Duel Links Rush",
+}
 _REPO_LR = "DawnbrandBots/yaml-yugi-limit-regulation"
 _REPO_DL = "falsepopsky/forbidden-duel-links"
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name)\.json$")
@@ -111,7 +122,7 @@ def name_key(name: str) -> str:
 
 
 def sniff(path: Path) -> str | None:
-    """"vector", "name", "devdb", "archive" (the repository's zip) for an official list file,
+    """ "vector", "name", "devdb", "archive" (the repository's zip) for an official list file,
     None for anything else (lflist).
 
     Only a regular file is opened: a FIFO or device would block or never end here; the
@@ -197,8 +208,9 @@ def read_vector(path: Path, konami: KonamiMap, family: str | None = None) -> Off
     )
 
 
-def _vector(doc: Any, where: str, fam: str, fname: str, source: str,
-            konami: KonamiMap) -> OfficialList:  # fmt: skip
+def _vector(
+    doc: Any, where: str, fam: str, fname: str, source: str, konami: KonamiMap
+) -> OfficialList:
     if not isinstance(doc, dict) or not isinstance(doc.get("regulation"), dict):
         raise InputError(
             'not a limit-regulation vector ({"date", "regulation": {...}})', where=where
@@ -225,17 +237,16 @@ def _vector(doc: Any, where: str, fam: str, fname: str, source: str,
     )
 
 
-def read_name_json(
-    path: Path, names: NameMap, family: str | None = None
-) -> OfficialList:
+def read_name_json(path: Path, names: NameMap, family: str | None = None) -> OfficialList:
     """A ``<date>.name.json`` file: ``{"English name": count}`` (early OCG, Master Duel)."""
     return _name_list(
         _load_json(path), str(path), _family(path, family), path.name, _source(path), names
     )
 
 
-def _name_list(doc: Any, where: str, fam: str, fname: str, source: str,
-               names: NameMap) -> OfficialList:  # fmt: skip
+def _name_list(
+    doc: Any, where: str, fam: str, fname: str, source: str, names: NameMap
+) -> OfficialList:
     m = _DATE_NAME.match(fname)
     if not isinstance(doc, dict) or m is None:
         raise InputError("not a limit-regulation name list (<YYYY-MM-DD>.name.json)", where=where)
@@ -351,19 +362,26 @@ def read_archive(
             else:
                 ol = _name_list(doc, where, fam, fname, source, names)
             prev = last.get(fam)
-            if (fam in POINTS_FAMILIES and prev is not None and ol.entries
-                    and _same(prev.banlist, ol.banlist)):  # fmt: skip
+            if (
+                fam in POINTS_FAMILIES
+                and prev is not None
+                and ol.entries
+                and _same(prev.banlist, ol.banlist)
+            ):
                 continue  # another day's download of the same points list
             out.append(ol)
             if ol.entries:
                 last[fam] = ol
     said = []
     if no_ids:
-        said.append(f"{path}: {no_ids} Konami-id list(s) skipped: they need the yaml-yugi card "
-                    "data (cards.json)")  # fmt: skip
+        said.append(
+            f"{path}: {no_ids} Konami-id list(s) skipped: they need the yaml-yugi card "
+            "data (cards.json)"
+        )
     if unknown:
-        said.append(f"{path}: list folder(s) of no known format left out: "
-                    + ", ".join(sorted(unknown)))  # fmt: skip
+        said.append(
+            f"{path}: list folder(s) of no known format left out: " + ", ".join(sorted(unknown))
+        )
     return out, said
 
 
@@ -371,8 +389,9 @@ def _same(a: Banlist, b: Banlist) -> bool:
     return a.limits == b.limits and a.points == b.points and a.groups == b.groups
 
 
-def _enter(ids: list[int], n: int, fam: str, limits: dict[int, int],
-           points: dict[int, int]) -> None:  # fmt: skip
+def _enter(
+    ids: list[int], n: int, fam: str, limits: dict[int, int], points: dict[int, int]
+) -> None:
     """One entry's cards: points in a points family, else a limit (3, unlimited, is left out)."""
     for c in ids:
         if fam in POINTS_FAMILIES:
@@ -381,11 +400,18 @@ def _enter(ids: list[int], n: int, fam: str, limits: dict[int, int],
             limits[c] = n
 
 
-def _banlist(source: str, where: str, fam: str, day: dt.date, limits: dict[int, int],
-             points: dict[int, int]) -> Banlist:  # fmt: skip
+def _banlist(
+    source: str, where: str, fam: str, day: dt.date, limits: dict[int, int], points: dict[int, int]
+) -> Banlist:
     return Banlist(
-        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}", family=fam, effective=day,
-        limits=limits, points=points, source=source, path=where, date_exact=True,
+        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}",
+        family=fam,
+        effective=day,
+        limits=limits,
+        points=points,
+        source=source,
+        path=where,
+        date_exact=True,
     )
 
 
@@ -441,7 +467,10 @@ def _epoch_day(value: Any) -> dt.date:
 
 
 def _replay(
-    rows: Sequence[tuple[Any, str, int]], types: dict[int, str], fam: str, names: NameMap,
+    rows: Sequence[tuple[Any, str, int]],
+    types: dict[int, str],
+    fam: str,
+    names: NameMap,
     where: str,
 ) -> list[OfficialList]:
     status: dict[str, str] = {}
@@ -478,12 +507,16 @@ def _replay(
                     raise InputError(f"unknown restriction {what!r} for {name!r}", where=where)
                 groups.setdefault(int(m.group(1)), set()).update(ids)
         b = Banlist(
-            name=f"{day.isoformat()} {_LIST_NAMES[fam]}", family=fam, effective=day,
+            name=f"{day.isoformat()} {_LIST_NAMES[fam]}",
+            family=fam,
+            effective=day,
             limits=limits,
             groups=tuple(
                 Group(f"Limited {n}", n, frozenset(cs)) for n, cs in sorted(groups.items())
             ),
-            source=src, path=where, date_exact=True,
+            source=src,
+            path=where,
+            date_exact=True,
         )
         out.append(OfficialList(b, "devdb", len(state), unmapped))
     return out
@@ -574,9 +607,7 @@ def check_faults(
         elif len(ol.unmapped) * 2 > ol.total:
             reason = f"{len(ol.unmapped)} of {ol.total} ids or names map to no card"
         elif b.family in last and n * 2 < last[b.family]:
-            reason = (
-                f"it has {n} entries, less than half of the previous list's {last[b.family]}"
-            )
+            reason = f"it has {n} entries, less than half of the previous list's {last[b.family]}"
         if reason is not None:
             bad.append(Rejected(b.family, b.effective, b.source, reason))
             continue

@@ -83,10 +83,33 @@ class Size(_Strict):
         return self
 
 
-_TYPES = Literal["fusion", "synchro", "xyz", "link", "ritual", "pendulum", "effect", "normal",
-                 "spirit", "union", "gemini", "tuner", "toon", "flip", "maximum", "token",
-                 "quick-play", "continuous", "equip", "field", "counter", "monster", "spell",
-                 "trap", "skill"]  # fmt: skip
+_TYPES = Literal[
+    "fusion",
+    "synchro",
+    "xyz",
+    "link",
+    "ritual",
+    "pendulum",
+    "effect",
+    "normal",
+    "spirit",
+    "union",
+    "gemini",
+    "tuner",
+    "toon",
+    "flip",
+    "maximum",
+    "token",
+    "quick-play",
+    "continuous",
+    "equip",
+    "field",
+    "counter",
+    "monster",
+    "spell",
+    "trap",
+    "skill",
+]
 
 
 class FormatBody(_Strict):

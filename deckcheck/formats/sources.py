@@ -42,15 +42,30 @@ def conflicts(
             for c in ids:
                 a, b = _status(official, c), _status(other, c)
                 if a != b and not (other.mode == "whitelist" and b is None):
-                    cards.append({"id": c, "name": name(c) if name else other.names.get(c, str(c)),
-                                  "official": a, "other": b})  # fmt: skip
+                    cards.append(
+                        {
+                            "id": c,
+                            "name": name(c) if name else other.names.get(c, str(c)),
+                            "official": a,
+                            "other": b,
+                        }
+                    )
             if cards:
-                out.append({
-                    "family": fam,
-                    "official": {"name": official.name, "effective": official.effective.isoformat(),
-                                 "source": official.source},
-                    "other": {"name": other.name, "effective": other.effective.isoformat(),
-                              "source": other.source, "date_exact": other.date_exact},
-                    "cards": cards,
-                })  # fmt: skip
+                out.append(
+                    {
+                        "family": fam,
+                        "official": {
+                            "name": official.name,
+                            "effective": official.effective.isoformat(),
+                            "source": official.source,
+                        },
+                        "other": {
+                            "name": other.name,
+                            "effective": other.effective.isoformat(),
+                            "source": other.source,
+                            "date_exact": other.date_exact,
+                        },
+                        "cards": cards,
+                    }
+                )
     return out

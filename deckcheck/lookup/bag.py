@@ -75,8 +75,10 @@ def build_bag(names: list[str]) -> BagData:
             pos = bisect_right(starts, m.start()) - 1
             per = found.setdefault(m.group(), {})
             per[pos] = per.get(pos, 0) + 1
-        sparse = {ch: (array("i", per), bytes(min(c, 255) for c in per.values()))
-                  for ch, per in found.items()}  # fmt: skip
+        sparse = {
+            ch: (array("i", per), bytes(min(c, 255) for c in per.values()))
+            for ch, per in found.items()
+        }
     return {"size": size, "dense": dense, "sparse": sparse}
 
 
@@ -105,9 +107,12 @@ class Bag:
     is not kept, and a character of the key counts as often as in the key (a looser, still
     sound bound: min(k, count) <= k)."""
 
-    def __init__(self, size: int, data: BagData | None = None,
-                 postings: tuple[dict[str, int], array[int], array[int]] | None = None
-                 ) -> None:  # fmt: skip
+    def __init__(
+        self,
+        size: int,
+        data: BagData | None = None,
+        postings: tuple[dict[str, int], array[int], array[int]] | None = None,
+    ) -> None:
         self.size = size
         self._dense = data["dense"] if data is not None else {}
         self._sparse = data["sparse"] if data is not None else {}
@@ -182,8 +187,15 @@ class Bag:
                     lanes[p] += min(k, c)
         return lanes
 
-    def candidates(self, key: str, lens: array[int], lo: int, hi: int, cutoff: float,
-                   lanes: bytearray | None = None) -> list[int] | None:  # fmt: skip
+    def candidates(
+        self,
+        key: str,
+        lens: array[int],
+        lo: int,
+        hi: int,
+        cutoff: float,
+        lanes: bytearray | None = None,
+    ) -> list[int] | None:
         """Ascending positions in ``[lo, hi)`` of every name whose ``fuzz.ratio`` with
         ``key`` can be at least ``cutoff`` (a superset of them), or None (key too long).
         ``lanes``: ``self.lanes(key)``, when already computed."""

@@ -47,8 +47,9 @@ def read(path: Path, key: str) -> dict[str, Any] | None:
 def write(path: Path, data: dict[str, Any]) -> None:
     """Cache ``data`` at ``path``; stale indexes of older databases go."""
     try:
-        fsio.write_atomic(path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL),
-                          mkdir=True, fsync=False)
+        fsio.write_atomic(
+            path, pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL), mkdir=True, fsync=False
+        )
         fsio.remove_others(path, "lookup-*.pickle")
     except OSError as exc:
         # A read-only data home still works, only without the cache.

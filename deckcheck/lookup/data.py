@@ -141,8 +141,11 @@ def build_data(db: CardSource, *, nick_path: Path | None = None, key: str = "") 
     for items in grouped:
         items.sort()
         buckets.append(
-            ([k for _, k, _ in items], array("i", [kid for _, _, kid in items]),
-             array("i", [n for n, _, _ in items]))
+            (
+                [k for _, k, _ in items],
+                array("i", [kid for _, _, kid in items]),
+                array("i", [n for n, _, _ in items]),
+            )
         )
 
     nick: dict[str, tuple[int, str]] = {}
@@ -180,7 +183,9 @@ def _postings(buckets: list[Bucket]) -> dict[str, list[Any]]:
     character counts of ``lookup.bag`` (None where the "ratio" grams are single characters:
     the filter reads those postings)."""
     ratio = [build_postings(b[0], g) for b, g in zip(buckets, GRAM, strict=True)]
-    partial = [r if g == r["g"] else build_postings(b[0], g)
-               for b, g, r in zip(buckets, PARTIAL_GRAM, ratio, strict=True)]  # fmt: skip
+    partial = [
+        r if g == r["g"] else build_postings(b[0], g)
+        for b, g, r in zip(buckets, PARTIAL_GRAM, ratio, strict=True)
+    ]
     bag = [None if g == 1 else build_bag(b[0]) for b, g in zip(buckets, GRAM, strict=True)]
     return {"ratio": ratio, "partial": partial, "bag": bag}

@@ -137,8 +137,9 @@ def candidates(
     return _union(key, postings, need, lo, hi, _MAX_SHARE)
 
 
-def partial_candidates(key: str, postings: Postings, lo: int, hi: int, cutoff: float
-                       ) -> list[int] | None:  # fmt: skip
+def partial_candidates(
+    key: str, postings: Postings, lo: int, hi: int, cutoff: float
+) -> list[int] | None:
     """Ascending positions in ``[lo, hi)`` of every name (longer than ``key``) whose
     ``fuzz.partial_ratio`` with ``key`` can be at least ``cutoff``, or None: scan them all.
 
@@ -159,8 +160,9 @@ def partial_candidates(key: str, postings: Postings, lo: int, hi: int, cutoff: f
     return _union(key, postings, need, lo, hi, 2 * _MAX_SHARE)
 
 
-def _union(key: str, postings: Postings, need: int, lo: int, hi: int, share: float
-           ) -> list[int] | None:  # fmt: skip
+def _union(
+    key: str, postings: Postings, need: int, lo: int, hi: int, share: float
+) -> list[int] | None:
     """The positions in ``[lo, hi)`` of the postings of the ``need`` cheapest
     non-overlapping grams of ``key``, ascending; None when they do not fit or would hold
     more than ``share`` of the window."""

@@ -47,5 +47,7 @@ def canonical_lang(tag: str | None) -> str | None:
 
 
 def _unknown(tag: str) -> str:
-    return (f"unknown language {tag!r}; known: {', '.join(KNOWN)} "
-            "(BCP 47 tags such as ja-JP, zh-Hans, zh-Hant also work)")
+    return (
+        f"unknown language {tag!r}; known: {', '.join(KNOWN)} "
+        "(BCP 47 tags such as ja-JP, zh-Hans, zh-Hant also work)"
+    )

@@ -205,8 +205,11 @@ class Ranker:
         rank: dict[int, int] = {}
         for e in self._postings(kid):
             c = self._ent_card[e]
-            r = 2 if raw is not None and raw_key(self._ent_name[e]) == raw else (
-                1 if lang and self._langs[self._ent_lang[e]] == lang else 0)
+            r = (
+                2
+                if raw is not None and raw_key(self._ent_name[e]) == raw
+                else (1 if lang and self._langs[self._ent_lang[e]] == lang else 0)
+            )
             if c not in out or r > rank[c]:
                 out[c], rank[c] = e, r
         return out
@@ -318,8 +321,9 @@ class Ranker:
             pos = joined.find(key, nxt)
         return out
 
-    def _fuzzy(self, scan: _Scan, lang: str | None, limit: int, cutoff: float, *,
-               new_only: bool = False) -> list[Match]:  # fmt: skip
+    def _fuzzy(
+        self, scan: _Scan, lang: str | None, limit: int, cutoff: float, *, new_only: bool = False
+    ) -> list[Match]:
         """``fuzz.ratio`` matches of at least ``cutoff``: the best ``max(limit * 4, 20)`` keys.
         ``new_only``: without the keys an earlier pass over ``scan`` gave (offering them again
         changes nothing: the same matches with the same scores)."""
@@ -341,8 +345,9 @@ class Ranker:
         assert got is not None
         return got
 
-    def _ratio_hits(self, key: str, cutoff: float, *, filtered_only: bool
-                    ) -> list[tuple[int, float]] | None:  # fmt: skip
+    def _ratio_hits(
+        self, key: str, cutoff: float, *, filtered_only: bool
+    ) -> list[tuple[int, float]] | None:
         # ``_hits_at_least``; None with ``filtered_only`` when the filter does not narrow.
         from rapidfuzz import fuzz, process
 
@@ -363,9 +368,12 @@ class Ranker:
             pool, where = names[lo:hi], None
         else:
             pool, where = _pick_names(names, cand), cand
-        hits = [(score, lo + i if where is None else where[i]) for _n, score, i in
-                process.extract_iter(key, pool, scorer=fuzz.ratio, processor=None,
-                                     score_cutoff=cutoff)]  # fmt: skip
+        hits = [
+            (score, lo + i if where is None else where[i])
+            for _n, score, i in process.extract_iter(
+                key, pool, scorer=fuzz.ratio, processor=None, score_cutoff=cutoff
+            )
+        ]
         hits.sort(key=lambda h: (-h[0], h[1]))
         return [(kids[pos], score) for score, pos in hits]
 
@@ -394,18 +402,30 @@ class Ranker:
         need = math.ceil(cutoff * n / (200.0 - cutoff) - 1e-9)
         # Before it, the n-gram filter (lossless too, see ``grams.partial_candidates``) when
         # it leaves few enough of the names: positions ascend, so does ``near``.
-        got = grams.partial_candidates(key, self._gram_postings("partial")[script_of(key)], lo,
-                                       len(names), cutoff)  # fmt: skip
+        got = grams.partial_candidates(
+            key, self._gram_postings("partial")[script_of(key)], lo, len(names), cutoff
+        )
         pool: Sequence[str] = names[lo:] if got is None else _pick_names(names, got)
         where = got
         # ``extract_iter`` yields in list order and does not sort (``extract`` sorting tens of
         # thousands of hits by score was most of this pass for short queries).
-        near = [(i if where is None else where[i] - lo) for _n, _s, i in process.extract_iter(
-            key, pool, scorer=LCSseq.similarity, processor=None, score_cutoff=need,
-        )]  # fmt: skip
+        near = [
+            (i if where is None else where[i] - lo)
+            for _n, _s, i in process.extract_iter(
+                key,
+                pool,
+                scorer=LCSseq.similarity,
+                processor=None,
+                score_cutoff=need,
+            )
+        ]
         hits = process.extract(
-            key, [names[lo + pos] for pos in near], scorer=fuzz.partial_ratio, processor=None,
-            score_cutoff=cutoff, limit=max(limit * 4, 20),
+            key,
+            [names[lo + pos] for pos in near],
+            scorer=fuzz.partial_ratio,
+            processor=None,
+            score_cutoff=cutoff,
+            limit=max(limit * 4, 20),
         )  # the order of ``names[lo:]`` kept: ties still go by position
         out: list[Match] = []
         for _name, score, i in hits:
@@ -415,7 +435,12 @@ class Ranker:
         return out
 
     def _ranked(
-        self, query: str, lang: str | None, limit: int, *, stop_early: bool,
+        self,
+        query: str,
+        lang: str | None,
+        limit: int,
+        *,
+        stop_early: bool,
         probe: Probe | None = None,
     ) -> list[Match]:
         """Matches of every step, one per card; ``stop_early`` skips steps that cannot change
@@ -481,9 +506,15 @@ class Ranker:
             # The n-gram filter gives the same hits as the scan when it narrows (a win if
             # the probe decides); else the scan, whose window pass 1 only widens.
             got = self._ratio_hits(key, decide, filtered_only=True)
-            early = self._fuzzy(scan, lang, limit, decide) if got is None else [
-                m for kid, score in got[: max(limit * 4, 20)]
-                for m in self._matches(kid, lang, score, "fuzzy")]  # fmt: skip
+            early = (
+                self._fuzzy(scan, lang, limit, decide)
+                if got is None
+                else [
+                    m
+                    for kid, score in got[: max(limit * 4, 20)]
+                    for m in self._matches(kid, lang, score, "fuzzy")
+                ]
+            )
             offer(early)
             if probe(ranked(), decide, any(f.score >= decide for f in early)):
                 return ranked()
@@ -497,20 +528,23 @@ class Ranker:
             # Fewer than ``limit`` cards reach ``decide - margin``, so every card the verdict
             # reads is among the first ``limit``; a hit below the ``limit``-th score so far
             # (less a rounding step) cannot enter them: a higher cut-off, a narrower scan.
-            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1),
-                              new_only=True))  # fmt: skip
+            offer(self._fuzzy(scan, lang, limit, max(SUGGEST_CUTOFF, kth() - 0.1), new_only=True))
         if not decided and not full(100.0 * PARTIAL_WEIGHT):
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
-
 
     def _order(self, best: dict[int, Match], pref: frozenset[str]) -> list[Match]:
         # Ties: official OCG/TCG cards first, then a name in the language (or script) the
         # user asked for or typed.
         return sorted(
             best.values(),
-            key=lambda m: (min(_TIER[m.how], 3), -m.score, m.card_id not in self._official,
-                           m.lang not in pref, m.card_id),
+            key=lambda m: (
+                min(_TIER[m.how], 3),
+                -m.score,
+                m.card_id not in self._official,
+                m.lang not in pref,
+                m.card_id,
+            ),
         )
 
     def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:

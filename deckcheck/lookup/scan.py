@@ -33,8 +33,9 @@ class _Scan:
     cut-off than any covered so far compares its own (wider) candidates afresh.
     """
 
-    def __init__(self, key: str, bucket: Bucket, bag: Bag | None = None,
-                 floor: float = 60.0) -> None:  # fmt: skip
+    def __init__(
+        self, key: str, bucket: Bucket, bag: Bag | None = None, floor: float = 60.0
+    ) -> None:
         self.key = key
         self.names, self.kids, self.lens = bucket
         self.bag = bag
@@ -59,8 +60,9 @@ class _Scan:
         self.hits = self.scores(lo, hi, cutoff, self.floor) if lo < hi else []
         self.covered = cutoff
 
-    def scores(self, lo: int, hi: int, cutoff: float, score_cutoff: float
-               ) -> list[tuple[float, int]]:  # fmt: skip
+    def scores(
+        self, lo: int, hi: int, cutoff: float, score_cutoff: float
+    ) -> list[tuple[float, int]]:
         """(score, position) of the names in ``[lo, hi)`` with a score of at least
         ``score_cutoff`` (as rapidfuzz computes and cuts it), in bucket order: at least all
         of those reaching ``cutoff``, and those below it the filter left."""
@@ -72,14 +74,15 @@ class _Scan:
                 self._lanes = self.bag.lanes(self.key)  # the same for every cut-off
             if self._lanes is not None:
                 where = self.bag.candidates(self.key, self.lens, lo, hi, cutoff, self._lanes)
-        pool: Sequence[str] = self.names[lo:hi] if where is None else pick_names(
-            self.names, where)  # fmt: skip
+        pool: Sequence[str] = self.names[lo:hi] if where is None else pick_names(self.names, where)
         # ``extract_iter``: the hits in list order, unsorted (``best`` sorts what it keeps).
         found = process.extract_iter(
-            self.key, pool, scorer=fuzz.ratio,
+            self.key,
+            pool,
+            scorer=fuzz.ratio,
             processor=None,  # both sides are already normalized keys
             score_cutoff=score_cutoff,
-        )  # fmt: skip
+        )
         if where is None:
             return [(score, lo + i) for _name, score, i in found]
         return [(score, where[i]) for _name, score, i in found]

@@ -77,5 +77,4 @@ def stream(renderer: Renderer, meta: Meta, reports: Iterable[DeckReport], strict
     return summary
 
 
-__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream",
-           "use_color"]
+__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream", "use_color"]

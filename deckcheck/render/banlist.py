@@ -45,8 +45,10 @@ def show_text(b: Any, data: dict[str, Any], show_all: bool) -> list[str]:
         out.append(f"\n{word} ({len(cards)})")
         out += [f"  {e['id']:>9}  {one_line(e['name'])}" for e in cards]
     for g in data["groups"]:
-        out.append(f"\nGroup {one_line(g['name'])}: at most {g['limit']} in total "
-                   f"({len(g['cards'])} cards)")
+        out.append(
+            f"\nGroup {one_line(g['name'])}: at most {g['limit']} in total "
+            f"({len(g['cards'])} cards)"
+        )
         out += [f"  {c['id']:>9}  {one_line(c['name'])}" for c in g["cards"]]
     if data["points"]:
         out.append(f"\nPoints ({len(data['points'])})")

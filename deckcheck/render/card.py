@@ -9,8 +9,9 @@ from deckcheck.render.common import one_line
 from deckcheck.render.table import table
 
 
-def search_text(matches: Sequence[Any], kinds: Sequence[str],
-                scopes: Sequence[str] | None = None) -> list[str]:  # fmt: skip
+def search_text(
+    matches: Sequence[Any], kinds: Sequence[str], scopes: Sequence[str] | None = None
+) -> list[str]:
     """A header, then one aligned line per match: passcode, name, kind, scope (what tells
     two cards of one name apart: an OCG card and its Rush reprint), how, score, matched."""
     if not matches:
@@ -20,19 +21,32 @@ def search_text(matches: Sequence[Any], kinds: Sequence[str],
     for m, kind, scope in zip(matches, kinds, scopes, strict=True):
         matched = "" if m.matched == m.name else f"{one_line(m.matched)} [{m.lang}]"
         rows.append([m.card_id, one_line(m.name), kind, scope, m.how, f"{m.score:.1f}", matched])
-    return table(["ID", "NAME", "KIND", "SCOPE", "HOW", "SCORE", "MATCHED"], rows,
-                 right=(0, 5))
+    return table(["ID", "NAME", "KIND", "SCOPE", "HOW", "SCORE", "MATCHED"], rows, right=(0, 5))
 
 
 def query_text(rows: Sequence[Any], names: Sequence[str]) -> list[str]:
     """The cards a search-language query admits: a header and aligned columns."""
     if not rows:
         return []
-    body = [[r.id, one_line(n), r.type_text(), r.attr_text(), r.race_text(), r.level_text(),
-             r.atk_text(), r.def_text(), r.scope_text()]
-            for r, n in zip(rows, names, strict=True)]  # fmt: skip
-    return table(["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"], body,
-                 right=(0, 5, 6, 7))
+    body = [
+        [
+            r.id,
+            one_line(n),
+            r.type_text(),
+            r.attr_text(),
+            r.race_text(),
+            r.level_text(),
+            r.atk_text(),
+            r.def_text(),
+            r.scope_text(),
+        ]
+        for r, n in zip(rows, names, strict=True)
+    ]
+    return table(
+        ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"],
+        body,
+        right=(0, 5, 6, 7),
+    )
 
 
 def show_text(c: Any, info: dict[str, Any]) -> list[str]:
@@ -47,19 +61,28 @@ def show_text(c: Any, info: dict[str, Any]) -> list[str]:
     out.append("  names:")
     out += [f"    {lg:<11} {one_line(' / '.join(ns))}" for lg, ns in info["names"].items()]
     if info.get("treated_as"):
-        out.append("  shares copies with: " + ", ".join(f"{t['name']} ({t['id']})"
-                                                 for t in info["treated_as"]))
+        out.append(
+            "  shares copies with: "
+            + ", ".join(f"{t['name']} ({t['id']})" for t in info["treated_as"])
+        )
     if info.get("releases"):
         out.append("  released:")
-        out += [f"    {r['region']:<11} {r['date']}" + (f"  {r['set']}" if r.get("set") else "")
-                for r in info["releases"]]  # fmt: skip
+        out += [
+            f"    {r['region']:<11} {r['date']}" + (f"  {r['set']}" if r.get("set") else "")
+            for r in info["releases"]
+        ]
     elif info.get("releases_note"):
         out.append(f"  released:   {info['releases_note']}")
     if info.get("formats"):
         out.append(f"  formats on {info['date']}:")
-        rows = [[f["name"], f["status"] + (f" ({f['reason']})" if f.get("reason") else ""),
-                 f"{f['list']} ({f['effective']})" if f.get("list") else "-"]
-                for f in info["formats"]]  # fmt: skip
+        rows = [
+            [
+                f["name"],
+                f["status"] + (f" ({f['reason']})" if f.get("reason") else ""),
+                f"{f['list']} ({f['effective']})" if f.get("list") else "-",
+            ]
+            for f in info["formats"]
+        ]
         out += ["    " + line for line in table(["FORMAT", "STATUS", "LIST"], rows)]
     if info["lists"]:
         out.append("  lists (newest of each family):")
@@ -73,8 +96,11 @@ def show_text(c: Any, info: dict[str, Any]) -> list[str]:
 def not_found_text(res: Any) -> tuple[str, list[str]]:
     """The stderr line saying why, and the candidate lines (stdout)."""
     what = "ambiguous" if res.status == "ambiguous" else "unknown card"
-    tail = "; candidates:" if res.status == "ambiguous" else (
-        "; did you mean:" if res.candidates else "")  # fmt: skip
+    tail = (
+        "; candidates:"
+        if res.status == "ambiguous"
+        else ("; did you mean:" if res.candidates else "")
+    )
     lines = [
         f"{m.card_id:>9}  {one_line(m.name)}  ({m.how} {m.score:.0f}: {one_line(m.matched)})"
         for m in res.candidates

@@ -12,13 +12,31 @@ from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport
 
 HEADER = [
-    "deck", "player", "verdict", "code", "severity", "waived", "section", "line", "card_id",
-    "card_name", "message",
-]  # fmt: skip
+    "deck",
+    "player",
+    "verdict",
+    "code",
+    "severity",
+    "waived",
+    "section",
+    "line",
+    "card_id",
+    "card_name",
+    "message",
+]
 DECK_HEADER = [
-    "input", "player", "legal", "verdict", "main", "extra", "side", "errors", "warnings",
-    "waived", "codes",
-]  # fmt: skip
+    "input",
+    "player",
+    "legal",
+    "verdict",
+    "main",
+    "extra",
+    "side",
+    "errors",
+    "warnings",
+    "waived",
+    "codes",
+]
 
 
 def _text(value: object) -> str:
@@ -55,11 +73,19 @@ class CsvRenderer(Renderer):
             codes = " ".join(sorted({f.code for f in report.findings if not f.waived}))
             self.writer.writerow(
                 [
-                    one_line(report.input), player, "true" if report.legal else "false", verdict,
-                    c["main"], c["extra"], c["side"], report.errors, report.warnings,
-                    report.waived, codes,
+                    one_line(report.input),
+                    player,
+                    "true" if report.legal else "false",
+                    verdict,
+                    c["main"],
+                    c["extra"],
+                    c["side"],
+                    report.errors,
+                    report.warnings,
+                    report.waived,
+                    codes,
                 ]
-            )  # fmt: skip
+            )
             return
         if not report.findings:
             self.writer.writerow([one_line(report.input), player, verdict, *[""] * 8])
@@ -68,8 +94,16 @@ class CsvRenderer(Renderer):
             message = one_line(" ".join(f.message.splitlines()))
             self.writer.writerow(
                 [
-                    one_line(report.input), player, verdict, f.code, f.severity,
-                    "true" if f.waived else "false", _text(f.section), _text(f.line),
-                    _text(f.card_id), one_line(_text(f.card_name)), message,
+                    one_line(report.input),
+                    player,
+                    verdict,
+                    f.code,
+                    f.severity,
+                    "true" if f.waived else "false",
+                    _text(f.section),
+                    _text(f.line),
+                    _text(f.card_id),
+                    one_line(_text(f.card_name)),
+                    message,
                 ]
-            )  # fmt: skip
+            )

@@ -45,8 +45,10 @@ def info_text(info: dict[str, Any]) -> str:
     off = info.get("official") or {}
     if off.get("sources"):
         lines.append(
-            "official: releases " + ", ".join(f"{k} {n}" for k, n in off["releases"].items())
-            + "; Konami ids " + ", ".join(f"{k} {n}" for k, n in off["konami_ids"].items())
+            "official: releases "
+            + ", ".join(f"{k} {n}" for k, n in off["releases"].items())
+            + "; Konami ids "
+            + ", ".join(f"{k} {n}" for k, n in off["konami_ids"].items())
             + f"; prerelease->official {off['prerelease_to_official']}"
         )
         for s in off["sources"]:

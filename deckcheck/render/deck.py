@@ -34,8 +34,15 @@ def legality_lines(chk: Any, fmt: Any, date: dt.date) -> list[str]:
     return out
 
 
-def show_json(path: str, kind: str, fmt: Any, chk: Any, date: dt.date,
-              counts: dict[str, int], groups: dict[str, Any]) -> str:  # fmt: skip
+def show_json(
+    path: str,
+    kind: str,
+    fmt: Any,
+    chk: Any,
+    date: dt.date,
+    counts: dict[str, int],
+    groups: dict[str, Any],
+) -> str:
     doc = {
         "schema_version": 1,
         "input": path,
@@ -69,8 +76,15 @@ def show_json(path: str, kind: str, fmt: Any, chk: Any, date: dt.date,
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-def show_text(path: str, kind: str, fmt: Any, chk: Any, date: dt.date,
-              counts: dict[str, int], groups: dict[str, Any]) -> str:  # fmt: skip
+def show_text(
+    path: str,
+    kind: str,
+    fmt: Any,
+    chk: Any,
+    date: dt.date,
+    counts: dict[str, int],
+    groups: dict[str, Any],
+) -> str:
     out = [f"{one_line(path)} ({kind})"]
     for sec in SECTIONS:
         if sec != "main" and not counts[sec]:
@@ -86,17 +100,33 @@ def show_text(path: str, kind: str, fmt: Any, chk: Any, date: dt.date,
 
 
 def _odds_json(o: Any) -> dict[str, Any]:
-    return {"name": o.label, "ids": o.ids, "copies": o.copies,
-            "p_at_least_one": o.p_any, "p_exactly": o.exactly}  # fmt: skip
+    return {
+        "name": o.label,
+        "ids": o.ids,
+        "copies": o.copies,
+        "p_at_least_one": o.p_any,
+        "p_exactly": o.exactly,
+    }
 
 
-def stats_json(path: str, hand: int, n_main: int, comp: dict[str, Any], per_card: list[Any],
-               groups: list[Any], p_each: float | None) -> str:  # fmt: skip
+def stats_json(
+    path: str,
+    hand: int,
+    n_main: int,
+    comp: dict[str, Any],
+    per_card: list[Any],
+    groups: list[Any],
+    p_each: float | None,
+) -> str:
     doc: dict[str, Any] = {
-        "schema_version": 1, "input": path, "hand": hand, "main": n_main,
-        "composition": comp, "cards": [_odds_json(o) for o in per_card],
+        "schema_version": 1,
+        "input": path,
+        "hand": hand,
+        "main": n_main,
+        "composition": comp,
+        "cards": [_odds_json(o) for o in per_card],
         "groups": [_odds_json(o) for o in groups],
-    }  # fmt: skip
+    }
     if p_each is not None:  # P(at least one of each group), beside each group's own odds
         doc["p_each"] = p_each
     return json.dumps(doc, ensure_ascii=False, indent=2)
@@ -112,15 +142,21 @@ def groups_text(hand: int, n_main: int, groups: list[Any], p_each: float | None)
     return "\n".join(out)
 
 
-def stats_text(path: str, hand: int, n_main: int, comp: dict[str, Any], per_card: list[Any],
-               exact_table: bool) -> str:  # fmt: skip
+def stats_text(
+    path: str, hand: int, n_main: int, comp: dict[str, Any], per_card: list[Any], exact_table: bool
+) -> str:
     c = comp["counts"]
     out = [f"{one_line(path)}: main {c['main']}, extra {c['extra']}, side {c['side']}"]
     avg = comp["average_level"]
     comp_rows: list[list[object]] = []
-    for label, key in (("Main Deck", "main"), ("subtypes", "subtypes"), ("levels", "levels"),
-                       ("attributes", "attributes"), ("types", "types"),
-                       ("Extra Deck", "extra")):  # fmt: skip
+    for label, key in (
+        ("Main Deck", "main"),
+        ("subtypes", "subtypes"),
+        ("levels", "levels"),
+        ("attributes", "attributes"),
+        ("types", "types"),
+        ("Extra Deck", "extra"),
+    ):
         items = list(comp[key].items())
         if key == "levels":
             items = [(f"level {k}", v) for k, v in items]

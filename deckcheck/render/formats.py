@@ -17,8 +17,18 @@ def formats_table(rows: Sequence[dict[str, Any]], date: dt.date) -> list[str]:
             lst = "none installed"
         else:
             lst = f"{r['list']['name']} ({r['list']['effective']})"
-        table.append((r["id"], r["name"], r["main"], r["extra"], r["side"], str(r["copies"]),
-                      r["list_family"] or "-", lst))  # fmt: skip
+        table.append(
+            (
+                r["id"],
+                r["name"],
+                r["main"],
+                r["extra"],
+                r["side"],
+                str(r["copies"]),
+                r["list_family"] or "-",
+                lst,
+            )
+        )
     widths = [max(len(row[i]) for row in table) for i in range(len(head) - 1)]
     out = []
     for row in table:

@@ -57,20 +57,28 @@ def finding_json(f: Finding) -> str:
     key = (f.code, f.rule, f.severity, f.section)
     head = _HEADS.get(key)
     if head is None:
-        head = (f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
-                f'"severity": {_v(f.severity)}, "message": ',
-                f', "section": {_v(f.section)}, "line": ')  # fmt: skip
+        head = (
+            f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
+            f'"severity": {_v(f.severity)}, "message": ',
+            f', "section": {_v(f.section)}, "line": ',
+        )
         if len(_HEADS) < 4096 and all(type(x) in _PLAIN for x in key):  # (True == 1)
             _HEADS[key] = head
     message, line = f.message, f.line
     if type(message) is not str:
         raise _Other
-    out = (head[0] + encode_basestring(message) + head[1]
-           + (int.__repr__(line) if type(line) is int else _v(line)))  # fmt: skip
+    out = (
+        head[0]
+        + encode_basestring(message)
+        + head[1]
+        + (int.__repr__(line) if type(line) is int else _v(line))
+    )
     cid, name, count, limit = f.card_id, f.card_name, f.count, f.limit
     if cid is not None:  # (an int and a str, nearly always: written without ``_v``)
-        out += (f', "card": {{"id": {int.__repr__(cid) if type(cid) is int else _v(cid)}, '
-                f'"name": {encode_basestring(name) if type(name) is str else _v(name)}}}')
+        out += (
+            f', "card": {{"id": {int.__repr__(cid) if type(cid) is int else _v(cid)}, '
+            f'"name": {encode_basestring(name) if type(name) is str else _v(name)}}}'
+        )
     if count is not None:
         out += f', "count": {int.__repr__(count) if type(count) is int else _v(count)}'
     if limit is not None:
@@ -86,14 +94,21 @@ def deck_text(report: DeckReport, meta_format: str | None) -> str:
     and per finding less, same bytes."""
     try:
         c = report.counts
-        if (len(c) == 3 and type(m := c.get("main")) is int and type(e := c.get("extra")) is int
-                and type(sd := c.get("side")) is int and tuple(c) == _SECTIONS):  # fmt: skip
+        if (
+            len(c) == 3
+            and type(m := c.get("main")) is int
+            and type(e := c.get("extra")) is int
+            and type(sd := c.get("side")) is int
+            and tuple(c) == _SECTIONS
+        ):
             counts = f'"main": {m}, "extra": {e}, "side": {sd}'  # nearly every report
         else:
             counts = ", ".join(f"{_key(k)}: {_v(n)}" for k, n in c.items())
-        out = (f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
-               f'"counts": {{{counts}}}, '
-               f'"findings": [{", ".join(map(finding_json, report.findings))}]')  # fmt: skip
+        out = (
+            f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
+            f'"counts": {{{counts}}}, '
+            f'"findings": [{", ".join(map(finding_json, report.findings))}]'
+        )
         if report.player:
             out += f', "player": {_v(report.player)}'
         if meta_format is not None and report.format_id != meta_format:
@@ -122,9 +137,14 @@ class JsonRenderer(Renderer):
     def start(self, meta: Meta) -> None:
         super().start(meta)
         banlist = (
-            {"name": meta.list_name, "effective": meta.list_effective,
-             "source": meta.list_source, "date_exact": meta.list_date_exact}
-            if meta.list_name else None
+            {
+                "name": meta.list_name,
+                "effective": meta.list_effective,
+                "source": meta.list_source,
+                "date_exact": meta.list_date_exact,
+            }
+            if meta.list_name
+            else None
         )
         head = {
             "schema_version": SCHEMA_VERSION,

@@ -45,7 +45,7 @@ class JunitRenderer(Renderer):
         strict = self.meta.strict if self.meta else False
         self._tests += 1
         props = f"classname={quoteattr('deckcheck.' + report.format_id)} "
-        props += f"name={quoteattr(xml_text(report.input))} time=\"{took:.3f}\""
+        props += f'name={quoteattr(xml_text(report.input))} time="{took:.3f}"'
         body = "\n".join(_line(f) for f in report.findings)
         parts = []
         if not report.passes(strict):
@@ -65,7 +65,7 @@ class JunitRenderer(Renderer):
         if report.player:
             parts.insert(
                 0,
-                "<properties><property name=\"player\" "
+                '<properties><property name="player" '
                 f"value={quoteattr(xml_text(report.player))}/></properties>",
             )
         if not parts:

@@ -9,8 +9,10 @@ from collections.abc import Sequence
 
 def cells(text: str) -> int:
     """Terminal cells ``text`` takes: wide and full-width characters count two."""
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch)
-               else 1 for ch in text)  # fmt: skip
+    return sum(
+        2 if unicodedata.east_asian_width(ch) in "WF" else 0 if unicodedata.combining(ch) else 1
+        for ch in text
+    )
 
 
 def pad(text: str, width: int, right: bool = False) -> str:
@@ -18,8 +20,9 @@ def pad(text: str, width: int, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]],
-          right: Sequence[int] = ()) -> list[str]:  # fmt: skip
+def table(
+    headers: Sequence[str], rows: Sequence[Sequence[object]], right: Sequence[int] = ()
+) -> list[str]:
     """Header, then one line per row; columns ``right`` (indexes) are right-aligned; the
     last column is not padded. A cell never breaks its line (``one_line``)."""
     from deckcheck.render.common import one_line
@@ -28,7 +31,9 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]],
     widths = [max([cells(h)] + [cells(r[i]) for r in text]) for i, h in enumerate(headers)]
     out = []
     for r in [list(headers), *text]:
-        parts = [pad(c, widths[i], i in right) if i < len(r) - 1 or i in right else c
-                 for i, c in enumerate(r)]  # fmt: skip
+        parts = [
+            pad(c, widths[i], i in right) if i < len(r) - 1 or i in right else c
+            for i, c in enumerate(r)
+        ]
         out.append("  ".join(parts).rstrip())
     return out

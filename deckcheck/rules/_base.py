@@ -36,9 +36,14 @@ class Tally:
 
     @classmethod
     def at(
-        cls, canonical: int, name: str, section: Section, line: int | None, card: Card | None,
+        cls,
+        canonical: int,
+        name: str,
+        section: Section,
+        line: int | None,
+        card: Card | None,
         count: int,
-    ) -> Tally:  # fmt: skip
+    ) -> Tally:
         """A tally from where the card first appears and its count (no ``DeckEntry``)."""
         t = cls.__new__(cls)
         t.canonical, t.name, t.card, t.count = canonical, name, card, count
@@ -73,14 +78,33 @@ class Counted:
     ``entries``: the deck's entries in ``ids`` order (None while the deck is packed).
     """
 
-    __slots__ = ("ids", "copies", "cards", "by_canonical", "nm", "ne", "rows", "entries",
-                 "source", "names", "_firsts")  # fmt: skip
+    __slots__ = (
+        "ids",
+        "copies",
+        "cards",
+        "by_canonical",
+        "nm",
+        "ne",
+        "rows",
+        "entries",
+        "source",
+        "names",
+        "_firsts",
+    )
 
     def __init__(
-        self, ids: list[int], copies: dict[int, int], cards: dict[int, Card | None],
-        by_canonical: dict[int, int], nm: int, ne: int, rows: list[int] | None,
-        entries: list[DeckEntry] | None, source: CardSource, names: Callable[[int], str] | None,
-    ) -> None:  # fmt: skip
+        self,
+        ids: list[int],
+        copies: dict[int, int],
+        cards: dict[int, Card | None],
+        by_canonical: dict[int, int],
+        nm: int,
+        ne: int,
+        rows: list[int] | None,
+        entries: list[DeckEntry] | None,
+        source: CardSource,
+        names: Callable[[int], str] | None,
+    ) -> None:
         self.ids, self.copies, self.cards, self.by_canonical = ids, copies, cards, by_canonical
         self.nm, self.ne, self.rows, self.entries = nm, ne, rows, entries
         self.source, self.names = source, names
@@ -361,18 +385,32 @@ def plural(n: int, word: str = "copy", many: str = "copies") -> str:
 
 def of_card(code: str, message: str, t: Tally, *, limit: int | None = None) -> Finding:
     """A finding about one card of the deck, counted over every section (a ``Tally``)."""
-    return finding(code, message, section=t.section, line=t.line, card_id=t.canonical,
-                   card_name=t.name, count=t.count, limit=limit)
+    return finding(
+        code,
+        message,
+        section=t.section,
+        line=t.line,
+        card_id=t.canonical,
+        card_name=t.name,
+        count=t.count,
+        limit=limit,
+    )
 
 
 def of_entry(
     code: str, message: str, entry: DeckEntry, card: Card | None, *, limit: int | None = None
 ) -> Finding:
     """A finding about one line of the deck (``card``: the card it holds, None when unknown)."""
-    return finding(code, message, section=entry.section, line=entry.line,
-                   card_id=card.id if card is not None else entry.card_id,
-                   card_name=card.name if card is not None else None, count=entry.count,
-                   limit=limit)
+    return finding(
+        code,
+        message,
+        section=entry.section,
+        line=entry.line,
+        card_id=card.id if card is not None else entry.card_id,
+        card_name=card.name if card is not None else None,
+        count=entry.count,
+        limit=limit,
+    )
 
 
 RuleCheck = Callable[[Context], Iterator[Finding]]

@@ -66,9 +66,21 @@ def _packed(ctx: Context, counted: Counted) -> Iterator[Finding]:
         section: Section = "main" if i < nm else "extra" if i < nm + ne else "side"
         line = rows[i] + 1
         if card is None:
-            yield finding("DC102", f"unknown card {cid}: not in the card database",
-                          section=section, line=line, card_id=cid, count=1)  # fmt: skip
+            yield finding(
+                "DC102",
+                f"unknown card {cid}: not in the card database",
+                section=section,
+                line=line,
+                card_id=cid,
+                count=1,
+            )
         else:
-            yield finding("DC104", f"{card.name} ({card.id}) is a token; tokens cannot be put "
-                          "in a deck", section=section, line=line, card_id=card.id,
-                          card_name=card.name, count=1)  # fmt: skip
+            yield finding(
+                "DC104",
+                f"{card.name} ({card.id}) is a token; tokens cannot be put in a deck",
+                section=section,
+                line=line,
+                card_id=card.id,
+                card_name=card.name,
+                count=1,
+            )

@@ -40,8 +40,10 @@ def _limit(
 ) -> int | None:
     """``listed_limit`` of the card whose tally holds ``card`` (its first printing's card)
     and ``canonical``."""
-    if card is not None and isinstance(passcodes, (list, tuple)) and (
-        not passcodes or (len(passcodes) == 1 and passcodes[0] == card.id)
+    if (
+        card is not None
+        and isinstance(passcodes, (list, tuple))
+        and (not passcodes or (len(passcodes) == 1 and passcodes[0] == card.id))
     ):
         # One printing (nearly every card of a deck): the same answer without the set.
         got = limits.get(card.id)
@@ -134,10 +136,16 @@ def _simple(
             section, line = counted.where(canonical)
             card = counted.cards[canonical]
             name = counted.name_of(canonical, card, canonical, bl)
-            yield finding(_CODE[limit],
-                          f"{name} ({canonical}): {plural(n)}, but it is {_STATUS[limit]} on "
-                          f"{where}", section=section, line=line, card_id=canonical,
-                          card_name=name, count=n, limit=limit)  # fmt: skip
+            yield finding(
+                _CODE[limit],
+                f"{name} ({canonical}): {plural(n)}, but it is {_STATUS[limit]} on {where}",
+                section=section,
+                line=line,
+                card_id=canonical,
+                card_name=name,
+                count=n,
+                limit=limit,
+            )
 
 
 def _aliased(ctx: Context, bl: Banlist, listed: set[int], counted: Counted) -> Iterator[Finding]:

@@ -32,32 +32,97 @@ class QueryError(InputError):
 
 
 #: Attribute name -> EDOPro attribute bit.
-ATTRIBUTES = {"earth": 0x1, "water": 0x2, "fire": 0x4, "wind": 0x8, "light": 0x10,
-              "dark": 0x20, "divine": 0x40}  # fmt: skip
+ATTRIBUTES = {
+    "earth": 0x1,
+    "water": 0x2,
+    "fire": 0x4,
+    "wind": 0x8,
+    "light": 0x10,
+    "dark": 0x20,
+    "divine": 0x40,
+}
 #: Monster type ("race") name -> EDOPro race bit (ProjectIgnis constant.lua).
 RACES = {
-    "warrior": 0x1, "spellcaster": 0x2, "fairy": 0x4, "fiend": 0x8, "zombie": 0x10,
-    "machine": 0x20, "aqua": 0x40, "pyro": 0x80, "rock": 0x100, "winged-beast": 0x200,
-    "plant": 0x400, "insect": 0x800, "thunder": 0x1000, "dragon": 0x2000, "beast": 0x4000,
-    "beast-warrior": 0x8000, "dinosaur": 0x10000, "fish": 0x20000, "sea-serpent": 0x40000,
-    "reptile": 0x80000, "psychic": 0x100000, "divine-beast": 0x200000,
-    "creator-god": 0x400000, "wyrm": 0x800000, "cyberse": 0x1000000, "illusion": 0x2000000,
-    "cyborg": 0x4000000, "magical-knight": 0x8000000, "high-dragon": 0x10000000,
-    "omega-psychic": 0x20000000, "celestial-warrior": 0x40000000, "galaxy": 0x80000000,
-}  # fmt: skip
-_RACE_ALIASES = {"winged": "winged-beast", "wingedbeast": "winged-beast",
-                 "beastwarrior": "beast-warrior", "seaserpent": "sea-serpent",
-                 "divine": "divine-beast", "caster": "spellcaster"}  # fmt: skip
+    "warrior": 0x1,
+    "spellcaster": 0x2,
+    "fairy": 0x4,
+    "fiend": 0x8,
+    "zombie": 0x10,
+    "machine": 0x20,
+    "aqua": 0x40,
+    "pyro": 0x80,
+    "rock": 0x100,
+    "winged-beast": 0x200,
+    "plant": 0x400,
+    "insect": 0x800,
+    "thunder": 0x1000,
+    "dragon": 0x2000,
+    "beast": 0x4000,
+    "beast-warrior": 0x8000,
+    "dinosaur": 0x10000,
+    "fish": 0x20000,
+    "sea-serpent": 0x40000,
+    "reptile": 0x80000,
+    "psychic": 0x100000,
+    "divine-beast": 0x200000,
+    "creator-god": 0x400000,
+    "wyrm": 0x800000,
+    "cyberse": 0x1000000,
+    "illusion": 0x2000000,
+    "cyborg": 0x4000000,
+    "magical-knight": 0x8000000,
+    "high-dragon": 0x10000000,
+    "omega-psychic": 0x20000000,
+    "celestial-warrior": 0x40000000,
+    "galaxy": 0x80000000,
+}
+_RACE_ALIASES = {
+    "winged": "winged-beast",
+    "wingedbeast": "winged-beast",
+    "beastwarrior": "beast-warrior",
+    "seaserpent": "sea-serpent",
+    "divine": "divine-beast",
+    "caster": "spellcaster",
+}
 #: Card kinds and subtypes ``t:`` accepts.
 TYPES = ("monster", "spell", "trap", "token", "skill", *SUBTYPE_BITS)
-_TYPE_ALIASES = {"quickplay": "quick-play", "quick": "quick-play", "fusions": "fusion",
-                 "extra": "extra", "main": "main"}  # fmt: skip
+_TYPE_ALIASES = {
+    "quickplay": "quick-play",
+    "quick": "quick-play",
+    "fusions": "fusion",
+    "extra": "extra",
+    "main": "main",
+}
 
 #: Keys and what they compare (documented in docs/SEARCH.md).
-NUMERIC = {"atk": "atk", "def": "def", "lv": "level", "level": "level", "rank": "rank",
-           "link": "link", "scale": "scale", "id": "id"}  # fmt: skip
-KEYS = ("t", "type", "attr", "attribute", "a", "race", "r", "name", "n", *NUMERIC,
-        "f", "format", "legal", "banned", "limit", "released")  # fmt: skip
+NUMERIC = {
+    "atk": "atk",
+    "def": "def",
+    "lv": "level",
+    "level": "level",
+    "rank": "rank",
+    "link": "link",
+    "scale": "scale",
+    "id": "id",
+}
+KEYS = (
+    "t",
+    "type",
+    "attr",
+    "attribute",
+    "a",
+    "race",
+    "r",
+    "name",
+    "n",
+    *NUMERIC,
+    "f",
+    "format",
+    "legal",
+    "banned",
+    "limit",
+    "released",
+)
 
 _OPS = ("!=", ">=", "<=", ":", "=", ">", "<")
 _TERM_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*)(!=|>=|<=|:|=|>|<)(.*)$")
@@ -309,5 +374,18 @@ def compare(a: object, op: str, b: object) -> bool:
     return a < b  # type: ignore[operator]
 
 
-__all__ = ["ATTRIBUTES", "RACES", "TYPES", "And", "Node", "Not", "Or", "QueryError", "Term",
-           "compare", "is_query", "parse", "tokenize"]
+__all__ = [
+    "ATTRIBUTES",
+    "RACES",
+    "TYPES",
+    "And",
+    "Node",
+    "Not",
+    "Or",
+    "QueryError",
+    "Term",
+    "compare",
+    "is_query",
+    "parse",
+    "tokenize",
+]

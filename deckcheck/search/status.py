@@ -51,17 +51,23 @@ def in_pool(card: Card, fmt: Any, bl: Any, date: dt.date) -> str | None:
         released = release_date(card, region)
         if released is not None and released > date:
             return f"released in {region.upper()} on {released.isoformat()}"
-        if fmt.release_cutoff is not None and released is not None \
-                and released > fmt.release_cutoff:
+        if (
+            fmt.release_cutoff is not None
+            and released is not None
+            and released > fmt.release_cutoff
+        ):
             return f"released after the cut-off {fmt.release_cutoff.isoformat()}"
     return None
 
 
 def format_status(card: Card, fmt: Any, bl: Any, date: dt.date, passcode: int) -> dict[str, Any]:
     """One format's line of ``card show``: status word, limit, points, the list used."""
-    out: dict[str, Any] = {"format": fmt.id, "name": fmt.name,
-                           "list": bl.name if bl is not None else None,
-                           "effective": bl.effective.isoformat() if bl is not None else None}
+    out: dict[str, Any] = {
+        "format": fmt.id,
+        "name": fmt.name,
+        "list": bl.name if bl is not None else None,
+        "effective": bl.effective.isoformat() if bl is not None else None,
+    }
     why = in_pool(card, fmt, bl, date)
     if why is not None:
         out.update(status="not in the pool", limit=0, reason=why)
@@ -97,8 +103,9 @@ def statuses(db: Any, passcode: int, date: dt.date) -> tuple[list[dict[str, Any]
         return [], [f"format status unavailable: {exc}"]
 
 
-def _statuses(card: Card, passcode: int, date: dt.date, formats: dict[str, Any],
-              store: Any) -> tuple[list[dict[str, Any]], list[str]]:  # fmt: skip
+def _statuses(
+    card: Card, passcode: int, date: dt.date, formats: dict[str, Any], store: Any
+) -> tuple[list[dict[str, Any]], list[str]]:
     families = set(store.families())
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
@@ -142,8 +149,10 @@ def releases(db: Any, passcode: int) -> tuple[list[dict[str, Any]], str | None]:
         if out:
             return out, None
     card = db.get(passcode)
-    for region, day in (("ocg", getattr(card, "ocg_date", None)),
-                        ("tcg", getattr(card, "tcg_date", None))):  # fmt: skip
+    for region, day in (
+        ("ocg", getattr(card, "ocg_date", None)),
+        ("tcg", getattr(card, "tcg_date", None)),
+    ):
         if day is not None:
             out.append({"region": region, "date": day.isoformat()})
     if out:
@@ -151,8 +160,7 @@ def releases(db: Any, passcode: int) -> tuple[list[dict[str, Any]], str | None]:
     return [], "no release dates installed (official release data: `deckcheck db import`)"
 
 
-def extend_info(db: Any, index: Any, info: dict[str, Any], date: dt.date,
-                lang: str | None) -> None:  # fmt: skip
+def extend_info(db: Any, index: Any, info: dict[str, Any], date: dt.date, lang: str | None) -> None:
     """Add to ``card show``'s record: the status in every format on ``date``, release dates
     per region, and the "treated as" cards that count as this one."""
     cid = int(info["id"])

@@ -58,12 +58,21 @@ class Row:
     def card(self) -> Card:
         from deckcheck.dates import parse_date
 
-        return Card(id=self.id, name="", canonical=self.id, alias_kind="none",
-                    type_bits=self.type_bits, scopes=Scope(self.scopes), level=self.level,
-                    atk=self.atk, defense=self.defense, race=self.race,
-                    attribute=self.attribute,
-                    ocg_date=parse_date(self.ocg_date) if self.ocg_date else None,
-                    tcg_date=parse_date(self.tcg_date) if self.tcg_date else None)  # fmt: skip
+        return Card(
+            id=self.id,
+            name="",
+            canonical=self.id,
+            alias_kind="none",
+            type_bits=self.type_bits,
+            scopes=Scope(self.scopes),
+            level=self.level,
+            atk=self.atk,
+            defense=self.defense,
+            race=self.race,
+            attribute=self.attribute,
+            ocg_date=parse_date(self.ocg_date) if self.ocg_date else None,
+            tcg_date=parse_date(self.tcg_date) if self.tcg_date else None,
+        )
 
     def type_text(self) -> str:
         subs = [n for n, b in SUBTYPE_BITS.items() if self.type_bits & b]
@@ -121,8 +130,9 @@ def load_rows(db: Any) -> list[Row]:
 class Context:
     """What terms beyond the card's own fields need: names, formats, lists, releases."""
 
-    def __init__(self, db: Any, index: Any, date: dt.date,
-                 notes: Callable[[str], None] | None = None):  # fmt: skip
+    def __init__(
+        self, db: Any, index: Any, date: dt.date, notes: Callable[[str], None] | None = None
+    ):
         self.db, self.index, self.date = db, index, date
         self._note = notes or (lambda _t: None)
         self._formats: dict[str, Any] | None = None
@@ -219,8 +229,10 @@ def _term(t: Term, ctx: Context) -> Callable[[Row], bool]:  # noqa: C901 - one b
 
             def has(r: Row) -> bool:
                 return r.kind in ("monster", "spell", "trap") and not (
-                    r.type_bits & TYPE_MONSTER and r.type_bits & EXTRA_DECK_BITS)
+                    r.type_bits & TYPE_MONSTER and r.type_bits & EXTRA_DECK_BITS
+                )
         elif name in ("monster", "spell", "trap", "token", "skill"):
+
             def has(r: Row) -> bool:
                 return r.kind == name
         else:
@@ -228,6 +240,7 @@ def _term(t: Term, ctx: Context) -> Callable[[Row], bool]:  # noqa: C901 - one b
 
             def has(r: Row) -> bool:
                 return bool(r.type_bits & bit)
+
         return (lambda r: not has(r)) if neg else has
     if k == "attr":
         bit = int(v)  # type: ignore[call-overload]
@@ -254,8 +267,9 @@ def _term(t: Term, ctx: Context) -> Callable[[Row], bool]:  # noqa: C901 - one b
         getters: dict[str, Callable[[Row], int | None]] = {
             "atk": lambda r: r.atk if r.is_monster else None,
             "def": lambda r: r.defense if r.is_monster and not r.type_bits & TYPE_LINK else None,
-            "level": lambda r: r.stars if r.is_monster and not r.type_bits & (TYPE_LINK | TYPE_XYZ)
-            else None,
+            "level": lambda r: (
+                r.stars if r.is_monster and not r.type_bits & (TYPE_LINK | TYPE_XYZ) else None
+            ),
             "rank": lambda r: r.stars if r.is_monster and r.type_bits & TYPE_XYZ else None,
             "link": lambda r: r.stars if r.is_monster and r.type_bits & TYPE_LINK else None,
             "scale": lambda r: r.scale,
@@ -282,8 +296,9 @@ def _term(t: Term, ctx: Context) -> Callable[[Row], bool]:  # noqa: C901 - one b
         family = t.arg or ""
         bl = ctx.banlist(t, family)
         if bl is None:
-            ctx.note_once(f"no {family} list in force on {ctx.date.isoformat()}: "
-                          f"{t.text} matches nothing")  # fmt: skip
+            ctx.note_once(
+                f"no {family} list in force on {ctx.date.isoformat()}: {t.text} matches nothing"
+            )
             return lambda r: False
         n = int(v)  # type: ignore[call-overload]
 
@@ -324,7 +339,8 @@ def _released(t: Term, ctx: Context) -> Callable[[Row], bool]:
         from deckcheck.dates import parse_date
 
         pick = {"ocg": [r.ocg_date], "jp": [r.ocg_date], "tcg": [r.tcg_date]}.get(
-            region or "", [r.ocg_date, r.tcg_date])
+            region or "", [r.ocg_date, r.tcg_date]
+        )
         got = [d for d in (parse_date(x) for x in pick if x) if d]
         return min(got) if got else None
 

@@ -118,8 +118,14 @@ def run_update(
         downloads_tmp = Path(tempfile.mkdtemp(prefix=".update-", dir=paths.cache_dir()))
         try:
             fetcher = Fetcher(
-                src, state, downloads_tmp, sleep=sleep, retries=retries, backoff=backoff,
-                timeout=timeout, progress=progress,
+                src,
+                state,
+                downloads_tmp,
+                sleep=sleep,
+                retries=retries,
+                backoff=backoff,
+                timeout=timeout,
+                progress=progress,
             )
             files = [fetcher.fetch(c) for c in comps]
             result = UpdateResult(src.label, files, dry_run, requests=fetcher.requests)
@@ -127,7 +133,8 @@ def run_update(
                 if f.status == "missing":
                     result.notes.append(f"{f.comp.key}: skipped ({f.note})")
             want_cards = only != "lists" and (
-                force or not paths.database_path().exists()
+                force
+                or not paths.database_path().exists()
                 or _group_needs(files, CARD_KINDS, state)
             )
             want_lists = only != "cards" and (
@@ -143,10 +150,13 @@ def run_update(
             download.save_state(state)
             # what the official data could not map (counts, examples) reaches the user
             n_import = sum(1 for f in files if f.path is not None) or 1
-            deadline = min(fetcher.started + download.UPDATE_SECONDS,
-                           time.monotonic() + download.FILE_SECONDS * n_import)  # fmt: skip
-            result.notes += _apply(files, state, want_cards, import_lflists, home, result.notes,
-                                   deadline)  # fmt: skip
+            deadline = min(
+                fetcher.started + download.UPDATE_SECONDS,
+                time.monotonic() + download.FILE_SECONDS * n_import,
+            )
+            result.notes += _apply(
+                files, state, want_cards, import_lflists, home, result.notes, deadline
+            )
             result.cards_updated, result.lists_updated = want_cards, import_lflists is not None
             return result
         finally:
@@ -156,8 +166,9 @@ def run_update(
 finish_interrupted = staging.finish_interrupted
 
 
-def _user_files(files: list[Fetched]) -> tuple[list[tuple[Path, str, str | None, str | None]],
-                                               list[str]]:  # fmt: skip
+def _user_files(
+    files: list[Fetched],
+) -> tuple[list[tuple[Path, str, str | None, str | None]], list[str]]:
     """Files the user added with ``db import`` (not from this update): (path, kind, lang,
     dialect) to apply again over the new upstream data, and notes on the ones it replaces
     or cannot find any more. An update never drops a user's cards unsaid."""
@@ -189,12 +200,16 @@ def _user_files(files: list[Fetched]) -> tuple[list[tuple[Path, str, str | None,
         if (p.name, kind, lang if kind == "names" else None) in {
             (n, k, lg if k == "names" else None) for n, k, lg in upstream
         }:
-            said.append(f"{path}: replaced by the update's {p.name} ({kind}"
-                        f"{' ' + lang if kind == 'names' else ''})")  # fmt: skip
+            said.append(
+                f"{path}: replaced by the update's {p.name} ({kind}"
+                f"{' ' + lang if kind == 'names' else ''})"
+            )
             continue
         if not p.is_file():
-            said.append(f"{path}: imported with 'db import' but gone; its cards are no longer "
-                        "in the database (import it again)")  # fmt: skip
+            said.append(
+                f"{path}: imported with 'db import' but gone; its cards are no longer "
+                "in the database (import it again)"
+            )
             continue
         keep.append((p, kind, lang, dialect))
         said.append(f"{path}: imported with 'db import'; applied again over the update")
@@ -231,14 +246,19 @@ def _apply(
                 cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
                 keep, notes_ = _user_files(files)
                 # (the home lock is held: no lock beside the new database)
-                summary = import_files(cdbs, db_path=st.db, dialect="edopro",
-                                       progress=progress, lock=False)  # fmt: skip
+                summary = import_files(
+                    cdbs, db_path=st.db, dialect="edopro", progress=progress, lock=False
+                )
                 notes += summary.notes
                 for p, kind, lang, dialect in keep:
-                    import_files([p], db_path=st.db,
-                                 dialect=dialect if kind == "cards" else None,
-                                 lang=lang if kind == "names" else None,
-                                 progress=progress, lock=False)  # fmt: skip
+                    import_files(
+                        [p],
+                        db_path=st.db,
+                        dialect=dialect if kind == "cards" else None,
+                        lang=lang if kind == "names" else None,
+                        progress=progress,
+                        lock=False,
+                    )
                 if said is not None:
                     said.extend(notes_)
             if import_lflists is not None:
@@ -313,9 +333,11 @@ RING_AGAIN = 0.2
 
 
 def _late_message() -> str:
-    return (f"gave up: the update (download and import) went past its deadline "
-            f"({download.FILE_SECONDS:g} s per file, {download.UPDATE_SECONDS:g} s in all); "
-            "nothing was changed")  # fmt: skip
+    return (
+        f"gave up: the update (download and import) went past its deadline "
+        f"({download.FILE_SECONDS:g} s per file, {download.UPDATE_SECONDS:g} s in all); "
+        "nothing was changed"
+    )
 
 
 def installed_sources() -> dict[str, dict[str, Any]]:

@@ -220,13 +220,18 @@ def _reason(exc: BaseException, timeout: float = TIMEOUT) -> str:
 class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
     """Follows redirects to http(s) URLs only (urllib's default also follows ftp://)."""
 
-    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
-                         newurl: str) -> Any:  # fmt: skip
+    def redirect_request(
+        self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> Any:
         scheme = urllib.parse.urlparse(newurl).scheme.lower()
         if scheme not in ("http", "https"):
             raise urllib.error.HTTPError(
-                req.full_url, code, f"redirect to a {scheme or 'relative'}: URL refused "
-                f"(only http and https are followed): {newurl[:200]}", headers, fp,
+                req.full_url,
+                code,
+                f"redirect to a {scheme or 'relative'}: URL refused "
+                f"(only http and https are followed): {newurl[:200]}",
+                headers,
+                fp,
             )
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
@@ -350,8 +355,15 @@ class Fetcher:
                 entry, p = cached
                 sha = str(entry["sha256"])
                 return Fetched(
-                    comp, url, self._status(comp, sha), p, False, sha, int(entry["size"]),
-                    {k: entry.get(k) for k in ("etag", "last_modified")}, "not modified",
+                    comp,
+                    url,
+                    self._status(comp, sha),
+                    p,
+                    False,
+                    sha,
+                    int(entry["size"]),
+                    {k: entry.get(k) for k in ("etag", "last_modified")},
+                    "not modified",
                 )
             if exc.code == 404:
                 raise _Missing() from None

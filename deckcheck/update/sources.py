@@ -54,9 +54,7 @@ class Source:
             return str(self.directory / comp.owner / comp.repo / comp.path)
         assert self.template is not None
         template = comp.url if self.upstream and comp.url else self.template
-        return template.format(
-            owner=comp.owner, repo=comp.repo, branch=comp.branch, path=comp.path
-        )
+        return template.format(owner=comp.owner, repo=comp.repo, branch=comp.branch, path=comp.path)
 
 
 def _sources_file() -> Path:

@@ -107,8 +107,11 @@ def test_explicit_dialect_maps_scope_bits(
 
 
 def test_ygopro_artwork_distance_is_20(tmp_path: Path) -> None:
-    rows = [(1000, 3, 0, MONSTER, "Main"), (1015, 3, 1000, MONSTER, "Main"),
-            (1025, 3, 1000, MONSTER, "Other")]
+    rows = [
+        (1000, 3, 0, MONSTER, "Main"),
+        (1015, 3, 1000, MONSTER, "Main"),
+        (1025, 3, 1000, MONSTER, "Other"),
+    ]
     f = make_cdb(tmp_path / "a.cdb", rows)
     importer.import_files([f], db_path=tmp_path / "y.sqlite3", dialect="ygopro")
     importer.import_files([f], db_path=tmp_path / "e.sqlite3", dialect="edopro")
@@ -129,9 +132,13 @@ def test_mixed_dialects_in_one_import_name_the_files(edo: Path, tmp_path: Path) 
 
 
 def test_alias_chains_and_cycles(tmp_path: Path) -> None:
-    rows = [(10, 3, 0, MONSTER, "Root"), (500, 3, 10, MONSTER, "Treated as root"),
-            (503, 3, 500, MONSTER, "Art of 500"), (700, 3, 900, MONSTER, "Cycle A"),
-            (900, 3, 700, MONSTER, "Cycle B")]
+    rows = [
+        (10, 3, 0, MONSTER, "Root"),
+        (500, 3, 10, MONSTER, "Treated as root"),
+        (503, 3, 500, MONSTER, "Art of 500"),
+        (700, 3, 900, MONSTER, "Cycle A"),
+        (900, 3, 700, MONSTER, "Cycle B"),
+    ]
     f = make_cdb(tmp_path / "a.cdb", rows)
     importer.import_files([f], db_path=tmp_path / "db.sqlite3")
     db = open_db(tmp_path / "db.sqlite3")
@@ -141,8 +148,10 @@ def test_alias_chains_and_cycles(tmp_path: Path) -> None:
 
 def test_later_files_win_and_names_files_add_languages(edo: Path, tmp_path: Path) -> None:
     patch = make_cdb(tmp_path / "patch.cdb", [(946, 3, 0, TOKEN, "Renamed Token")])
-    ja = make_cdb(tmp_path / "locales" / "ja-JP" / "cards.cdb",
-                  [(46986414, 3, 0, MONSTER, "ブラック・マジシャン")])
+    ja = make_cdb(
+        tmp_path / "locales" / "ja-JP" / "cards.cdb",
+        [(46986414, 3, 0, MONSTER, "ブラック・マジシャン")],
+    )
     summary = importer.import_files([edo, patch, ja], db_path=tmp_path / "db.sqlite3")
     assert [f.kind for f in summary.files] == ["cards", "cards", "names"]
     assert summary.files[2].lang == "ja"
@@ -209,8 +218,11 @@ def test_bad_files_give_one_line_and_exit_2(
 
 def _snapshot(folder: Path) -> dict[str, bytes]:
     # every file under the folder (a data home holds its state folder and links to it)
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.name != ".lock" and p.is_file() and "cache" not in p.parts}  # fmt: skip
+    return {
+        str(p.relative_to(folder)): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.name != ".lock" and p.is_file() and "cache" not in p.parts
+    }
 
 
 def test_corrupt_second_file_leaves_database_untouched(edo: Path, tmp_path: Path) -> None:

@@ -52,8 +52,10 @@ def db_path(tmp_path: Path) -> Path:
 
 def test_keys_are_stored_at_import_and_read_through_the_api(db_path: Path) -> None:
     conn = sqlite3.connect(db_path)
-    stored = {r[0]: tuple(r[1:]) for r in conn.execute(
-        "SELECT id, canonical, list_key, name_key FROM cards")}
+    stored = {
+        r[0]: tuple(r[1:])
+        for r in conn.execute("SELECT id, canonical, list_key, name_key FROM cards")
+    }
     conn.close()
     assert stored == WANT
     db = open_db(db_path)

@@ -39,9 +39,13 @@ def test_dark_magician_artworks_count_as_dark_magician(
     real_db_path: Path, cdb: sqlite3.Connection
 ) -> None:
     db = open_db(real_db_path)
-    expected = [r[0] for r in cdb.execute(
-        "SELECT id FROM datas WHERE alias = ? AND abs(id - alias) < 10 ORDER BY id",
-        (DARK_MAGICIAN,))]
+    expected = [
+        r[0]
+        for r in cdb.execute(
+            "SELECT id FROM datas WHERE alias = ? AND abs(id - alias) < 10 ORDER BY id",
+            (DARK_MAGICIAN,),
+        )
+    ]
     assert len(expected) >= 10
     assert db.alternates(DARK_MAGICIAN) == expected
     for art in expected:
@@ -55,8 +59,11 @@ def test_harpie_lady_1_is_treated_as_harpie_lady(real_db_path: Path) -> None:
     db = open_db(real_db_path)
     card = db.get(HARPIE_LADY_1)
     assert card is not None
-    assert (card.alias_kind, card.canonical, card.name) == ("treated_as", HARPIE_LADY,
-                                                            "Harpie Lady 1")
+    assert (card.alias_kind, card.canonical, card.name) == (
+        "treated_as",
+        HARPIE_LADY,
+        "Harpie Lady 1",
+    )
     assert HARPIE_LADY_1 in db.same_card(HARPIE_LADY)
     assert HARPIE_LADY_1 not in db.alternates(HARPIE_LADY)
 
@@ -66,7 +73,8 @@ def test_tokens_and_skills_classified(real_db_path: Path, cdb: sqlite3.Connectio
     info = db.info()
     tokens = cdb.execute("SELECT count(*) FROM datas WHERE type & 0x4000").fetchone()[0]
     skills = cdb.execute(
-        "SELECT count(*) FROM datas WHERE type & 0x8000000 AND NOT type & 0x4000").fetchone()[0]
+        "SELECT count(*) FROM datas WHERE type & 0x8000000 AND NOT type & 0x4000"
+    ).fetchone()[0]
     assert info["by_kind"]["token"] == tokens > 0
     assert info["by_kind"]["skill"] == skills > 0
     assert db.get(946).kind == "token"  # type: ignore[union-attr]
@@ -90,8 +98,9 @@ def test_japanese_and_chinese_names(real_db_path: Path, shared_data: Path) -> No
     db = open_db(real_db_path)
     names = db.names(14558127)
     for lang, folder in (("ja", "ja-JP"), ("zh-CN", "zh-CN"), ("zh-TW", "zh-TW"), ("ko", "ko-KR")):
-        loc = sqlite3.connect(f"file:{shared_data / 'locales' / folder / 'cards.cdb'}?mode=ro",
-                              uri=True)
+        loc = sqlite3.connect(
+            f"file:{shared_data / 'locales' / folder / 'cards.cdb'}?mode=ro", uri=True
+        )
         want = loc.execute("SELECT name FROM texts WHERE id = 14558127").fetchone()[0]
         assert names[lang] == [want]
         assert db.name(14558127, lang) == want
@@ -102,8 +111,9 @@ def test_japanese_and_chinese_names(real_db_path: Path, shared_data: Path) -> No
     assert all(n > 10000 for n in per_lang.values()), per_lang
 
 
-def test_reimport_of_real_data_is_idempotent(real_db_path: Path, shared_data: Path,
-                                             tmp_path: Path) -> None:
+def test_reimport_of_real_data_is_idempotent(
+    real_db_path: Path, shared_data: Path, tmp_path: Path
+) -> None:
     copy = tmp_path / "cards.sqlite3"
     copy.write_bytes(real_db_path.read_bytes())
     before = open_db(copy).info()
@@ -158,8 +168,9 @@ def test_sample_fallback_note_printed_once(
     assert db1.fingerprint == db2.fingerprint and db1.fingerprint.startswith("sample-")
 
 
-def test_sample_info_via_cli(monkeypatch: pytest.MonkeyPatch,
-                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_sample_info_via_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(carddb, "_sample_noted", False)
     assert main(["db", "info", "-o", "json"]) == 0
     out = capsys.readouterr()
@@ -189,7 +200,9 @@ def test_every_sample_entry_matches_the_shared_data(
     for c in cards:
         row = cdb.execute(
             "SELECT d.ot, d.alias, d.type, d.level, d.atk, d.def, t.name FROM datas d "
-            "JOIN texts t USING (id) WHERE id = ?", (c["id"],)).fetchone()
+            "JOIN texts t USING (id) WHERE id = ?",
+            (c["id"],),
+        ).fetchone()
         assert row is not None, c["id"]
         ot, alias, typ, level, atk, df, name = row
         assert (c["name"], c.get("alias", 0), c["type"]) == (name, alias, typ), c["id"]
@@ -199,9 +212,13 @@ def test_every_sample_entry_matches_the_shared_data(
         for lang, conn in locales.items():
             got = conn.execute("SELECT name FROM texts WHERE id = ?", (c["id"],)).fetchone()
             assert c.get("names", {}).get(lang) == (got[0] if got else None), (c["id"], lang)
-        readings = dict(cdb.execute(
-            "SELECT substr(lang, 1, 2), name FROM names WHERE id = ? "
-            "AND lang IN ('ja_reading', 'ko_reading')", (c["id"],)).fetchall())
+        readings = dict(
+            cdb.execute(
+                "SELECT substr(lang, 1, 2), name FROM names WHERE id = ? "
+                "AND lang IN ('ja_reading', 'ko_reading')",
+                (c["id"],),
+            ).fetchall()
+        )
         assert c.get("readings", {}) == readings, c["id"]
         card = db.get(c["id"])
         assert card is not None and card.kind == kind_of(typ) and card.name == name

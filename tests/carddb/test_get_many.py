@@ -127,7 +127,10 @@ def test_prefetch_fills_the_cache_get_then_reads(real_home_dir: Path) -> None:
     db.prefetch(ids)
     assert len(seen) == 1
     assert [db.get(i) for i in (14558127, 23434538, 12345)] == [
-        one.get(14558127), one.get(23434538), None]  # fmt: skip
+        one.get(14558127),
+        one.get(23434538),
+        None,
+    ]
     db.prefetch(ids)  # everything cached: no query
     db.prefetch(iter([None, 46986414]))  # one card not cached yet: one more query
     assert len(seen) == 2 and db.get(46986414) == one.get(46986414)

@@ -53,8 +53,9 @@ def tiny_cdb(path: Path, rows: dict[int, tuple[int, int, int, str]] = TINY) -> P
     )
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name, desc)")
     for cid, (ot, alias, typ, name) in rows.items():
-        conn.execute("INSERT INTO datas VALUES (?, ?, ?, 0, ?, 0, 0, 4, 0, 0, 0)",
-                     (cid, ot, alias, typ))
+        conn.execute(
+            "INSERT INTO datas VALUES (?, ?, ?, 0, ?, 0, 0, 4, 0, 0, 0)", (cid, ot, alias, typ)
+        )
         conn.execute("INSERT INTO texts VALUES (?, ?, '')", (cid, name))
     conn.commit()
     conn.close()
@@ -87,10 +88,12 @@ def sha(path: Path) -> str:
 
 def test_ruby_markup_splits_into_name_and_reading() -> None:
     assert split_ruby("<ruby>灰<rt>は</rt></ruby><ruby>流<rt>る</rt></ruby>うらら") == (
-        "灰流うらら", "はるうらら",
+        "灰流うらら",
+        "はるうらら",
     )
     assert split_ruby("SPYRAL－<ruby>ボルテックス<rt>vortex</rt></ruby>") == (
-        "SPYRAL－ボルテックス", "SPYRAL－vortex",
+        "SPYRAL－ボルテックス",
+        "SPYRAL－vortex",
     )
     assert split_ruby("하루 우라라") == ("하루 우라라", None)
 
@@ -101,7 +104,9 @@ def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path
     (res,) = s.files
     assert (res.kind, res.rows, res.mapped) == ("yaml-yugi-cards", 9, 7)
     assert res.unmapped == {
-        "konami_id_without_passcode": 1, "passcode_not_in_db": 1, "no_identity": 1,
+        "konami_id_without_passcode": 1,
+        "passcode_not_in_db": 1,
+        "no_identity": 1,
     }
     assert s.notes == tuple(notes) and len(notes) == 4
     assert any("1 Konami id(s) without a passcode" in n and "23428" in n for n in notes)
@@ -136,11 +141,14 @@ def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path
 
 def test_rush_and_skill_objects_link_by_english_name(tiny_home: Path) -> None:
     notes: list[str] = []
-    s = import_files([OFF / "rush.json", OFF / "skill.json"], db_path=tiny_home,
-                     note=notes.append)
+    s = import_files([OFF / "rush.json", OFF / "skill.json"], db_path=tiny_home, note=notes.append)
     rush, skill = s.files
     assert (rush.kind, rush.rows, rush.mapped, rush.unmapped) == (
-        "yaml-yugi-rush", 3, 2, {"no_name_match": 1})
+        "yaml-yugi-rush",
+        3,
+        2,
+        {"no_name_match": 1},
+    )
     assert (skill.kind, skill.rows, skill.mapped) == ("yaml-yugi-skill", 2, 1)
     assert any("No Such Rush Card (Konami id 19999)" in n for n in notes)
     assert any("Unknown Skill" in n for n in notes)
@@ -165,9 +173,7 @@ def test_kind_is_detected_by_content_not_by_file_name(tiny_home: Path, tmp_path:
 
 
 @pytest.mark.parametrize("layout", ["folder", "zip", "zip-top-folder"])
-def test_ygojson_earliest_release_per_region(
-    layout: str, tiny_home: Path, tmp_path: Path
-) -> None:
+def test_ygojson_earliest_release_per_region(layout: str, tiny_home: Path, tmp_path: Path) -> None:
     src = OFF / "ygojson"
     if layout == "zip":
         src = zip_tree(src, tmp_path / "individual.zip", None)
@@ -290,10 +296,16 @@ def test_cdb_and_official_data_in_one_import_into_an_empty_home(
     ("name", "where", "message"),
     [
         ("syntax.json", "syntax.json:3", "malformed JSON"),
-        ("string_password.json", "string_password.json",
-         "[0].password: expected an integer or null, got '00000001'"),
-        ("name_not_object.json", "name_not_object.json",
-         "[1].name: expected an object of names by language"),
+        (
+            "string_password.json",
+            "string_password.json",
+            "[0].password: expected an integer or null, got '00000001'",
+        ),
+        (
+            "name_not_object.json",
+            "name_not_object.json",
+            "[1].name: expected an object of names by language",
+        ),
         ("object.json", "object.json", "a JSON object: expected a yaml-yugi array"),
         ("other_array.json", "other_array.json", "not yaml-yugi cards/rush/skill objects"),
     ],
@@ -359,9 +371,11 @@ def test_real_yaml_yugi_identity_counts(
     official_import: tuple[Path, Any], shared_data: Path
 ) -> None:
     conn = _db(official_import)
-    by_how = dict(conn.execute(
-        "SELECT how, count(*) FROM konami_ids WHERE kind = 'ocg_tcg' GROUP BY how"
-    ).fetchall())
+    by_how = dict(
+        conn.execute(
+            "SELECT how, count(*) FROM konami_ids WHERE kind = 'ocg_tcg' GROUP BY how"
+        ).fetchall()
+    )
     assert by_how["password"] == 14_210  # README 5.1: password and Konami id
     assert by_how["fake_password"] == 8
     db = open_db(official_import[0] / "cards.sqlite3")
@@ -376,8 +390,10 @@ def test_real_yaml_yugi_identity_counts(
     # README 1.2: 3,093 matched by name, 54 not; our match is the same rule within a few
     assert rush.mapped >= 3_080
     assert any("Rush row of the same English name" in n for n in summary.notes)
-    staged = {tuple(r) for r in _staged(
-        shared_data, "SELECT konami_id, id FROM konami_ids WHERE kind = 'rush'")}
+    staged = {
+        tuple(r)
+        for r in _staged(shared_data, "SELECT konami_id, id FROM konami_ids WHERE kind = 'rush'")
+    }
     mine = set(conn.execute("SELECT konami_id, card_id FROM konami_ids WHERE kind = 'rush'"))
     assert len(mine & staged) >= 0.99 * len(staged)
 
@@ -386,9 +402,11 @@ def test_real_yaml_yugi_identity_counts(
 def test_real_ygojson_coverage_matches_readme(official_import: tuple[Path, Any]) -> None:
     conn = _db(official_import)
     pw = "(SELECT card_id FROM konami_ids WHERE kind = 'ocg_tcg' AND how = 'password')"
-    per = dict(conn.execute(
-        f"SELECT region, count(*) FROM releases WHERE card_id IN {pw} GROUP BY region"
-    ).fetchall())
+    per = dict(
+        conn.execute(
+            f"SELECT region, count(*) FROM releases WHERE card_id IN {pw} GROUP BY region"
+        ).fetchall()
+    )
     # README 5.2 "Coverage, using the 14,210 yaml-yugi passwords"
     assert per["ocg"] == 13_622 and per["tcg"] == 13_335
     assert (per["masterduel"], per["duellinks"]) == (9_551, 7_194)
@@ -406,22 +424,29 @@ def test_real_release_dates_agree_with_the_staged_build(
 ) -> None:
     conn = _db(official_import)
     for region in ("ocg", "tcg", "kr", "masterduel", "duellinks"):
-        theirs = dict(_staged(
-            shared_data, "SELECT id, first_date FROM release_dates WHERE region = ?", (region,)
-        ))
-        mine = dict(conn.execute(
-            "SELECT card_id, first_date FROM releases WHERE region = ?", (region,)
-        ).fetchall())
+        theirs = dict(
+            _staged(
+                shared_data, "SELECT id, first_date FROM release_dates WHERE region = ?", (region,)
+            )
+        )
+        mine = dict(
+            conn.execute(
+                "SELECT card_id, first_date FROM releases WHERE region = ?", (region,)
+            ).fetchall()
+        )
         assert set(theirs) <= set(mine), region
         assert {k: mine[k] for k in theirs} == theirs, region
 
 
 @REAL
 def test_real_prerelease_mapping(official_import: tuple[Path, Any], shared_data: Path) -> None:
-    staged = {tuple(r) for r in _staged(
-        shared_data,
-        "SELECT to_id, from_id FROM id_map WHERE kind = 'official_to_edopro_prerelease'",
-    )}
+    staged = {
+        tuple(r)
+        for r in _staged(
+            shared_data,
+            "SELECT to_id, from_id FROM id_map WHERE kind = 'official_to_edopro_prerelease'",
+        )
+    }
     mine = set(_db(official_import).execute("SELECT edopro_id, official_id FROM official_ids"))
     assert len(mine) >= 80 and len(mine & staged) >= len(staged) - 2
 
@@ -463,12 +488,16 @@ def _codes(
 @REAL
 @pytest.mark.parametrize("fmt", ["tcg", "ocg"])
 def test_real_dc502_fires_before_the_release_day_not_on_it(
-    fmt: str, official_home: Path, shared_data: Path, tmp_path: Path,
+    fmt: str,
+    official_home: Path,
+    shared_data: Path,
+    tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     ash = 14558127
     ((day,),) = _staged(
-        shared_data, "SELECT first_date FROM release_dates WHERE id = ? AND region = ?",
+        shared_data,
+        "SELECT first_date FROM release_dates WHERE id = ? AND region = ?",
         (ash, fmt),
     )
     released = dt.date.fromisoformat(day)
@@ -490,8 +519,11 @@ def test_real_ash_blossom_in_tcg_2014_is_not_released(
 
 @REAL
 def test_real_norden_and_mind_master_are_tcg_cards(
-    real_home_dir: Path, official_import: tuple[Path, Any], tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    real_home_dir: Path,
+    official_import: tuple[Path, Any],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     norden, mind_master = 17412721, 96782886  # EDOPro: ot 1 (OCG only)
     deck = _deck(tmp_path, norden, mind_master)

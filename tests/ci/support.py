@@ -21,10 +21,14 @@ CARDS = {10000 + i: f"Tiny Monster {i}" for i in range(14)}
 POT = 55144522
 CARDS[POT] = "Pot of Greed"
 
-NAME_FILES = [f"mycard/ygopro-database/locales/{lang}/cards.cdb" for lang in (
-    "de-DE", "en-US", "es-ES", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-PT", "zh-CN")]  # fmt: skip
-LIST_FILES = [f"ProjectIgnis/LFLists/{n}.lflist.conf" for n in (
-    "0TCG", "OCG", "Traditional", "World", "Speed", "GOAT", "Rush")]  # fmt: skip
+NAME_FILES = [
+    f"mycard/ygopro-database/locales/{lang}/cards.cdb"
+    for lang in ("de-DE", "en-US", "es-ES", "fr-FR", "it-IT", "ja-JP", "ko-KR", "pt-PT", "zh-CN")
+]
+LIST_FILES = [
+    f"ProjectIgnis/LFLists/{n}.lflist.conf"
+    for n in ("0TCG", "OCG", "Traditional", "World", "Speed", "GOAT", "Rush")
+]
 
 
 def _cdb(path: Path, cards: dict[int, str]) -> None:
@@ -38,8 +42,9 @@ def _cdb(path: Path, cards: dict[int, str]) -> None:
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
     for cid, name in cards.items():
         kind = 0x2 if cid == POT else 0x11  # spell / normal monster
-        conn.execute("INSERT INTO datas VALUES (?, 3, 0, 0, ?, 1000, 1000, 4, 1, 1, 0)",
-                     (cid, kind))  # fmt: skip
+        conn.execute(
+            "INSERT INTO datas VALUES (?, 3, 0, 0, ?, 1000, 1000, 4, 1, 1, 0)", (cid, kind)
+        )
         conn.execute("INSERT INTO texts VALUES (?, ?, '')", (cid, name))
     conn.commit()
     conn.close()
@@ -95,9 +100,13 @@ def make_venv(path: Path) -> Path:
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment a fresh runner or shell has: no deckcheck of the test run on the path."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTHON", "DECKCHECK", "GITHUB_", "PIP_", "PRE_COMMIT",
-                                "VIRTUAL_ENV", "PYTEST"))}  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(
+            ("PYTHON", "DECKCHECK", "GITHUB_", "PIP_", "PRE_COMMIT", "VIRTUAL_ENV", "PYTEST")
+        )
+    }
     env.update(extra)
     return env
 
@@ -105,10 +114,16 @@ def clean_env(**extra: str) -> dict[str, str]:
 def copy_checkout(dest: Path) -> Path:
     """This checkout's files (tracked and new, as git lists them) copied to ``dest`` and
     committed there as a git repository: what a user's clone of the project holds."""
-    files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-        cwd=REPO, capture_output=True, check=True,
-    ).stdout.decode().split("\0")  # fmt: skip
+    files = (
+        subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+            cwd=REPO,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, files):
         src = REPO / rel
         if src.is_file():
@@ -121,8 +136,13 @@ def copy_checkout(dest: Path) -> Path:
 
 
 def git(cwd: Path, *args: str) -> str:
-    env = clean_env(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-                    GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid",
-                    HOME=str(cwd))  # fmt: skip
-    return subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          check=True).stdout  # fmt: skip
+    env = clean_env(
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+        HOME=str(cwd),
+    )
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    ).stdout

@@ -59,8 +59,10 @@ class Runner:
         if head == "inputs":
             return self.inputs[rest]
         if head == "github":
-            return {"action_path": self.env["GITHUB_ACTION_PATH"],
-                    "workspace": str(self.workspace)}[rest]  # fmt: skip
+            return {
+                "action_path": self.env["GITHUB_ACTION_PATH"],
+                "workspace": str(self.workspace),
+            }[rest]
         if head == "runner":
             return {"os": "Linux", "temp": self.env["RUNNER_TEMP"]}[rest]
         if head == "env":
@@ -96,8 +98,12 @@ class Runner:
             assert step["shell"] == "bash"
             proc = subprocess.run(
                 ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-                cwd=self.workspace, env=env, capture_output=True, text=True, timeout=600,
-            )  # fmt: skip
+                cwd=self.workspace,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             self.log.append(f"ran: {name} -> {proc.returncode}")
             self.log.append(proc.stdout)
             self.log.append(proc.stderr)

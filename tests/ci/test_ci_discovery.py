@@ -19,8 +19,22 @@ from deckcheck.inputs import Discovery
 EXAMPLES = Path(__file__).resolve().parent.parent.parent / "examples"
 DM6 = EXAMPLES / "dm6"
 # 14 common monsters printed in both regions, and one OCG-only monster (real passcodes)
-BOTH = [32864, 549481, 732302, 1184620, 1761063, 1784619, 1929294, 2118022, 2311603,
-        2468169, 2483611, 2830619, 2863439, 2906250]  # fmt: skip
+BOTH = [
+    32864,
+    549481,
+    732302,
+    1184620,
+    1761063,
+    1784619,
+    1929294,
+    2118022,
+    2311603,
+    2468169,
+    2483611,
+    2830619,
+    2863439,
+    2906250,
+]
 OCG_ONLY = 756652  # Doron
 
 
@@ -65,8 +79,9 @@ def test_a_folder_walk_checks_exactly_the_two_decks(repo: Path) -> None:
     code, out, err = run_main("validate", "--format", "dm6", "-o", "json", ".")
     doc = json.loads(out)
     assert sorted(Path(d["input"]).as_posix() for d in doc["decks"]) == [
-        "bob.ydk", "decks/alice.ydk",
-    ]  # fmt: skip
+        "bob.ydk",
+        "decks/alice.ydk",
+    ]
     assert code == 1 and "2 decks checked" in err
     assert {d["player"] for d in doc["decks"]} == {"alice", "bob"}
 
@@ -84,8 +99,9 @@ def test_gitignore_hidden_and_include_exclude(repo: Path) -> None:
     got = [Path(p).as_posix() for p in Discovery(["decks/*.txt"], ["bob.ydk"]).walk(".")]
     assert got == ["decks/alice.ydk", "decks/list.txt"]
     # A file named explicitly is always checked, ignored or not, text or not.
-    code, out, _ = run_main("validate", "--format", "dm6", "-o", "json", "old/x.ydk",
-                            "decks/list.txt")  # fmt: skip
+    code, out, _ = run_main(
+        "validate", "--format", "dm6", "-o", "json", "old/x.ydk", "decks/list.txt"
+    )
     assert code == 0 and len(json.loads(out)["decks"]) == 2
 
 
@@ -122,8 +138,9 @@ def test_pyproject_format_makes_validation_ocg_and_command_line_wins(
     assert next(x for x in lines if x.startswith("banlist ")).endswith("(default)")
     data = json.loads(invoke("config", "-o", "json").stdout)
     assert data["settings"]["format"] == {
-        "value": "ocg", "from": f"{repo / 'pyproject.toml'} [tool.deckcheck]",
-    }  # fmt: skip
+        "value": "ocg",
+        "from": f"{repo / 'pyproject.toml'} [tool.deckcheck]",
+    }
 
 
 def test_deckcheck_toml_wins_and_bad_config_is_one_line(tmp_path: Path) -> None:
@@ -160,39 +177,55 @@ def test_ignore_dc501_waives_the_region_rule(real_home: Path, tmp_path: Path) ->
     assert "[player Carol Ng]" in res.stdout
 
 
-def test_warnings_fail_only_under_strict_and_only_illegal(
-    real_home: Path, tmp_path: Path
-) -> None:
+def test_warnings_fail_only_under_strict_and_only_illegal(real_home: Path, tmp_path: Path) -> None:
     # TCG Speed Duel: 20 cards, no Skill (exports leave it out) -> DC304 warning
     speed = tmp_path / "speed.ydk"
     speed.write_text(deck_text([i for i in BOTH[:7] for _ in range(3)][:20]))
     legal = tmp_path / "fine.ydk"
     legal.write_text(deck_text(forty()))
-    code, out, _ = run_main("validate", "-f", "speed", "-d", "2026-06-01", "-o", "json",
-                            str(speed))  # fmt: skip
+    code, out, _ = run_main("validate", "-f", "speed", "-d", "2026-06-01", "-o", "json", str(speed))
     doc = json.loads(out)["decks"][0]
     warn = [f for f in doc["findings"] if f["severity"] == "warning"]
     assert [f["code"] for f in warn] == ["DC304"]
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     if not errors:  # the cards may be outside the Speed pool; the warning alone never fails
         assert code == 0
-        code, _, _ = run_main("validate", "-f", "speed", "-d", "2026-06-01", "--strict",
-                              str(speed))  # fmt: skip
+        code, _, _ = run_main("validate", "-f", "speed", "-d", "2026-06-01", "--strict", str(speed))
         assert code == 1
-    code, out, _ = run_main("validate", "-f", "tcg", "-d", "2026-06-01", "--only-illegal",
-                            "-o", "csv", "--csv-decks", str(legal), str(tmp_path / "x.ydk"))
+    code, out, _ = run_main(
+        "validate",
+        "-f",
+        "tcg",
+        "-d",
+        "2026-06-01",
+        "--only-illegal",
+        "-o",
+        "csv",
+        "--csv-decks",
+        str(legal),
+        str(tmp_path / "x.ydk"),
+    )
     assert code == 2  # x.ydk does not exist: before any output
     (tmp_path / "bad.ydk").write_text(deck_text(forty([OCG_ONLY])))
-    code, out, err = run_main("validate", "-f", "tcg", "-d", "2026-06-01", "--only-illegal",
-                              "-o", "csv", "--csv-decks", str(legal), str(tmp_path / "bad.ydk"))
+    code, out, err = run_main(
+        "validate",
+        "-f",
+        "tcg",
+        "-d",
+        "2026-06-01",
+        "--only-illegal",
+        "-o",
+        "csv",
+        "--csv-decks",
+        str(legal),
+        str(tmp_path / "bad.ydk"),
+    )
     rows = out.splitlines()
     assert code == 1 and len(rows) == 2 and rows[1].startswith(str(tmp_path / "bad.ydk"))
     assert "2 decks checked" in err  # the summary still counts every deck
 
 
-def test_the_decks_own_format_line_is_honoured_with_a_note(
-    real_home: Path, tmp_path: Path
-) -> None:
+def test_the_decks_own_format_line_is_honoured_with_a_note(real_home: Path, tmp_path: Path) -> None:
     d = tmp_path / "d.ydk"
     d.write_text(deck_text(forty([OCG_ONLY]), header="#format ocg\n"))
     code, out, err = run_main("validate", "-d", "2026-07-15", "-o", "json", str(d))
@@ -210,9 +243,12 @@ def test_pre_commit_mode_filters_named_files_like_a_walk(tmp_path: Path) -> None
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("#main\n")
     (tmp_path / ".gitignore").write_text("b.ydke\n")
-    named = [str(tmp_path / n) for n in ("a.ydk", "b.ydke", "requirements.txt", "lists/x.txt",
-                                         ".hid/c.ydk")]  # fmt: skip
+    named = [
+        str(tmp_path / n)
+        for n in ("a.ydk", "b.ydke", "requirements.txt", "lists/x.txt", ".hid/c.ydk")
+    ]
     d = Discovery(["lists/*.txt"], base=tmp_path)
-    assert [Path(p).relative_to(tmp_path).as_posix() for p in d.expand(named, filter_files=True)
-            ] == ["a.ydk", "lists/x.txt"]  # fmt: skip
+    assert [
+        Path(p).relative_to(tmp_path).as_posix() for p in d.expand(named, filter_files=True)
+    ] == ["a.ydk", "lists/x.txt"]
     assert list(Discovery(base=tmp_path).expand(named)) == named  # named: always checked

@@ -71,8 +71,9 @@ def test_github_actions_block_runs_through_the_action(tmp_path: Path, mirror: st
     documented = re.findall(r"`([a-z-]+)`", block_text_after("Inputs:"))
     assert set(documented) >= set(action["inputs"])  # every input is documented
     given = {k: str(v) for k, v in ours["with"].items()}
-    inputs = _defaults(action, **given, source=mirror,
-                       **{"pip-args": "--no-deps --no-build-isolation --no-index"})  # fmt: skip
+    inputs = _defaults(
+        action, **given, source=mirror, **{"pip-args": "--no-deps --no-build-isolation --no-index"}
+    )
     r: Runner = _runner(tmp_path, inputs)
     _decks(r.workspace / "decks")
     code = r.run(action, tmp_path)
@@ -102,8 +103,14 @@ def test_gitlab_block_script_writes_junit(tmp_path: Path, mirror: str) -> None:
     env["DECKCHECK_SOURCE"] = mirror  # the runner's network: our loopback mirror
     # The install line needs the hosted repository: the shim stands for what it installs.
     body = "\n".join(script[1:]) + "\n"
-    proc = subprocess.run(["bash", "-eo", "pipefail", "-c", body], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    proc = subprocess.run(
+        ["bash", "-eo", "pipefail", "-c", body],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr  # bob's deck is illegal: the job fails
     assert (project / ".deckcheck-data" / "cards.sqlite3").is_file()  # the cached folder
     root = ET.parse(project / "deckcheck.xml").getroot()
@@ -129,10 +136,17 @@ def test_shell_loop_block_runs(tmp_path: Path, mirror: str) -> None:
     (project / "decks" / "carol.ydke").write_text("ydke://!!!\n")  # an empty ydke: illegal
     env = _shim(tmp_path / "bin")
     env["DECKCHECK_HOME"] = str(tmp_path / "home")
-    subprocess.run(["deckcheck", "update", "--source", mirror], env=env, check=True,
-                   capture_output=True)  # fmt: skip
-    proc = subprocess.run(["bash", "-c", block("shell")], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    subprocess.run(
+        ["deckcheck", "update", "--source", mirror], env=env, check=True, capture_output=True
+    )
+    proc = subprocess.run(
+        ["bash", "-c", block("shell")],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     # --only-illegal: only the failing decks are reported, each with its findings
     assert "decks/bob.ydk: illegal" in proc.stdout and "alice" not in proc.stdout

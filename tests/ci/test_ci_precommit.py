@@ -37,8 +37,12 @@ def commit(repo: Path, env: dict[str, str], *files: str) -> subprocess.Completed
     subprocess.run(["git", "add", *files], cwd=repo, env=env, check=True)
     return subprocess.run(
         ["git", "commit", "-m", f"add {' '.join(files)}"],
-        cwd=repo, env=env, capture_output=True, text=True, timeout=900,
-    )  # fmt: skip
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
 
 
 def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path: Path) -> None:
@@ -63,11 +67,18 @@ def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path
             DECKCHECK_HOME=str(tmp_path / "fresh-home"),  # a fresh machine: no card data
             DECKCHECK_SOURCE=url,
             HOME=str(tmp_path),
-            GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-            GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid",
-        )  # fmt: skip
-        subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, env=env,
-                       check=True, capture_output=True)  # fmt: skip
+            GIT_AUTHOR_NAME="t",
+            GIT_AUTHOR_EMAIL="t@example.invalid",
+            GIT_COMMITTER_NAME="t",
+            GIT_COMMITTER_EMAIL="t@example.invalid",
+        )
+        subprocess.run(
+            [sys.executable, "-m", "pre_commit", "install"],
+            cwd=repo,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         (repo / "alice.ydk").write_text(legal_deck())
         (repo / "requirements.txt").write_text("click>=8\n")  # not a deck: left alone
         first = commit(repo, env, ".pre-commit-config.yaml", "alice.ydk", "requirements.txt")
@@ -84,8 +95,9 @@ def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path
         assert "Failed" in out and "installing it once" not in out  # installed once only
         assert "bob.ydk: illegal" in out
         assert "main:42 error DC402 [forbidden] Pot of Greed (55144522)" in out
-        log = subprocess.run(["git", "log", "--oneline"], cwd=repo, env=env,
-                             capture_output=True, text=True).stdout  # fmt: skip
+        log = subprocess.run(
+            ["git", "log", "--oneline"], cwd=repo, env=env, capture_output=True, text=True
+        ).stdout
         assert len(log.splitlines()) == 1  # bob's deck was not committed
 
     # Offline on a fresh machine: one line naming the fix, nothing committed.

@@ -69,8 +69,10 @@ def test_diff_names_the_changed_card_across_kinds(
     deck_ydk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     other = tmp_path / "other.txt"
-    other.write_text(LIST.replace('3 Maxx "C"', '2 Maxx "C"').replace(
-        "2 Dark Magician", "3 Dark Magician"), encoding="utf-8")
+    other.write_text(
+        LIST.replace('3 Maxx "C"', '2 Maxx "C"').replace("2 Dark Magician", "3 Dark Magician"),
+        encoding="utf-8",
+    )
     assert main(["deck", "diff", str(deck_ydk), str(other)]) == 1
     out = capsys.readouterr().out
     assert "Main Deck:" in out and 'Maxx "C"' in out and "Dark Magician" in out
@@ -93,9 +95,26 @@ def test_one_for_one_side_plan_passes_and_writes_game_2(
     deck_ydk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     g2 = tmp_path / "game2.ydk"
-    assert main(["deck", "side", str(deck_ydk), "--side-in", "2*Nibiru", "--side-out",
-                 "2*Maxx C", "--side-in", "Apollousa", "--side-out", "Borreload Dragon",
-                 "--out", str(g2)]) == 0
+    assert (
+        main(
+            [
+                "deck",
+                "side",
+                str(deck_ydk),
+                "--side-in",
+                "2*Nibiru",
+                "--side-out",
+                "2*Maxx C",
+                "--side-in",
+                "Apollousa",
+                "--side-out",
+                "Borreload Dragon",
+                "--out",
+                str(g2),
+            ]
+        )
+        == 0
+    )
     d = decks.read_path(g2)
     main_ids = [e.card_id for e in d.main for _ in range(e.count)]
     assert main_ids.count(27204311) == 2 and main_ids.count(23434538) == 1
@@ -104,13 +123,19 @@ def test_one_for_one_side_plan_passes_and_writes_game_2(
 
 @pytest.mark.parametrize(
     ("ins", "outs", "why"),
-    [(["2*Nibiru"], ["Maxx C"], "Main Deck would change size"),
-     (["Nibiru"], ["Accesscode Talker"], "Extra Deck would change size"),
-     (["Ash Blossom"], ["Maxx C"], "the Side Deck has 0")],
+    [
+        (["2*Nibiru"], ["Maxx C"], "Main Deck would change size"),
+        (["Nibiru"], ["Accesscode Talker"], "Extra Deck would change size"),
+        (["Ash Blossom"], ["Maxx C"], "the Side Deck has 0"),
+    ],
 )
 def test_lopsided_side_plan_fails_and_writes_nothing(
-    deck_ydk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-    ins: list[str], outs: list[str], why: str,
+    deck_ydk: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    ins: list[str],
+    outs: list[str],
+    why: str,
 ) -> None:
     g2 = tmp_path / "game2.ydk"
     args = ["deck", "side", str(deck_ydk), "--out", str(g2)]

@@ -288,8 +288,22 @@ def test_stats_odds_and_groups(
     from fractions import Fraction
 
     p = copy_deck(deck_dir, "ProjectIgnis__windbot/AI_Albaz.ydk", tmp_path)
-    assert main(["deck", "stats", str(p), "--hand", "6", "--output", "json",
-                 "--card", "Ash Blossom|Effect Veiler|Infinite Impermanence"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "deck",
+                "stats",
+                str(p),
+                "--hand",
+                "6",
+                "--output",
+                "json",
+                "--card",
+                "Ash Blossom|Effect Veiler|Infinite Impermanence",
+            ]
+        )
+        == 0
+    )
     doc = json.loads(capsys.readouterr().out)
     n = doc["main"]
     main_ids = ids(p, "main")

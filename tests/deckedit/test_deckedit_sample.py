@@ -69,8 +69,11 @@ def test_add_move_remove_every_kind(kind: str, tmp_path: Path, env: tuple[object
     assert (ch.section, ch.now) == ("main", 2)
     deckedit.save(df)
     assert copies(p, env) == {
-        ("main", ASH): 2, ("main", VEILER): 1, ("side", VEILER): 1, ("extra", ACCESSCODE): 1,
-    }  # fmt: skip
+        ("main", ASH): 2,
+        ("main", VEILER): 1,
+        ("side", VEILER): 1,
+        ("extra", ACCESSCODE): 1,
+    }
     assert decks.read_path(p).kind == kind  # the file stays its kind
     text = p.read_text()
     if kind == "ydke":
@@ -182,16 +185,27 @@ def test_text_sub_headers_on_the_sample(tmp_path: Path, env: tuple[object, objec
     db, index = env
     fmt = get_format("tcg")
     p = tmp_path / "sub.txt"
-    p.write_text("Main Deck\nMonsters\n1 Ash Blossom & Joyous Spring\nSpells\n1 Pot of Greed\n"
-                 "Extra Deck\nXyz\n1 Number 39: Utopia\nLink\n1 Accesscode Talker\n")  # fmt: skip
+    p.write_text(
+        "Main Deck\nMonsters\n1 Ash Blossom & Joyous Spring\nSpells\n1 Pot of Greed\n"
+        "Extra Deck\nXyz\n1 Number 39: Utopia\nLink\n1 Accesscode Talker\n"
+    )
     df = deckedit.load(p, db, index)
     for cid in (VEILER, POT, LINKURIBOH):
         deckedit.add(df, cid, 1, None, fmt, db, index)
     assert df.lines == [
-        "Main Deck", "Monsters", "1 Ash Blossom & Joyous Spring", "1 Effect Veiler",
-        "Spells", "2 Pot of Greed", "Extra Deck", "Xyz", "1 Number 39: Utopia", "Link",
-        "1 Accesscode Talker", "1 Linkuriboh",
-    ]  # fmt: skip
+        "Main Deck",
+        "Monsters",
+        "1 Ash Blossom & Joyous Spring",
+        "1 Effect Veiler",
+        "Spells",
+        "2 Pot of Greed",
+        "Extra Deck",
+        "Xyz",
+        "1 Number 39: Utopia",
+        "Link",
+        "1 Accesscode Talker",
+        "1 Linkuriboh",
+    ]
 
 
 def test_a_text_line_that_would_misread_pins_the_passcode(

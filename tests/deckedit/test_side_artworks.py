@@ -26,7 +26,9 @@ def _ids(deck: decks.Deck, section: str) -> Counter[int]:
 
 
 def test_side_out_writes_each_copy_under_its_own_passcode(
-    deck_ydk: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]  # noqa: F811
+    deck_ydk: Path,  # noqa: F811
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],  # noqa: F811
 ) -> None:
     lines = deck_ydk.read_text().splitlines()
     # one Dark Magician of the Main Deck and two Nibiru of the Side Deck in other artworks
@@ -38,8 +40,22 @@ def test_side_out_writes_each_copy_under_its_own_passcode(
     mine.write_text("\n".join(lines) + "\n")
     before = decks.read_path(mine)
     g2 = tmp_path / "game2.ydk"
-    assert main(["deck", "side", str(mine), "--side-in", "2*Nibiru", "--side-out",
-                 "2*Dark Magician", "--out", str(g2)]) == 0, capsys.readouterr().err
+    assert (
+        main(
+            [
+                "deck",
+                "side",
+                str(mine),
+                "--side-in",
+                "2*Nibiru",
+                "--side-out",
+                "2*Dark Magician",
+                "--out",
+                str(g2),
+            ]
+        )
+        == 0
+    ), capsys.readouterr().err
     after = decks.read_path(g2)
     everything = [_ids(d, s) for d in (before, after) for s in ("main", "extra", "side")]
     # not one passcode replaced: the same copies, only in other sections

@@ -34,8 +34,12 @@ def _general() -> Deck:
 
 def test_packed_arrays_and_entries() -> None:
     deck = _packed()
-    assert deck.packed() == ([89631139, 89631139, 14558127, 44508094, 14558127], 3, 1,
-                             [2, 4, 5, 7, 9])  # fmt: skip
+    assert deck.packed() == (
+        [89631139, 89631139, 14558127, 44508094, 14558127],
+        3,
+        1,
+        [2, 4, 5, 7, 9],
+    )
     assert deck.main[1] == DeckEntry("main", 89631139, 5, 1, None, "89631139")
     assert deck.packed() is None  # built once, all three sections
     assert deck.extra == [DeckEntry("extra", 44508094, 8, 1, None, "44508094")]
@@ -55,8 +59,12 @@ def test_edits_after_reading_are_the_truth() -> None:
 
 
 def test_replace_pickle_copy_give_plain_decks() -> None:
-    for got in (_packed().replace(source="x.ydk"), pickle.loads(pickle.dumps(_packed())),
-                copy.deepcopy(_packed()), copy.copy(_packed())):  # fmt: skip
+    for got in (
+        _packed().replace(source="x.ydk"),
+        pickle.loads(pickle.dumps(_packed())),
+        copy.deepcopy(_packed()),
+        copy.copy(_packed()),
+    ):
         assert type(got) is Deck
         assert got.main == _general().main and got.side == _general().side
     assert _packed().replace(kind="text").kind == "text"

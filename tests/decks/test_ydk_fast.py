@@ -36,8 +36,9 @@ def same_packed(fast: Deck, general: Deck, lines: list[str]) -> None:
         ids, nm, ne, rows = packed
         every = general.entries()
         assert ids == [e.card_id for e in every]
-        assert (nm, ne, len(ids) - nm - ne) == tuple(map(len, (general.main, general.extra,
-                                                                 general.side)))  # fmt: skip
+        assert (nm, ne, len(ids) - nm - ne) == tuple(
+            map(len, (general.main, general.extra, general.side))
+        )
         assert [r + 1 for r in rows] == [e.line for e in every]
         assert [lines[r] for r in rows] == [e.raw for e in every]
         assert all(e.count == 1 and e.query is None for e in every)
@@ -46,37 +47,40 @@ def same_packed(fast: Deck, general: Deck, lines: list[str]) -> None:
     assert fast.packed() is None  # compared: the entries are built, and are the truth
 
 
-@pytest.mark.parametrize("text", [
-    "#main\n1\n2\n#extra\n3\n!side\n4\n",
-    "#created by X\n#main\n1\n2\n#extra\n!side\n",
-    "\ufeff#main\n1\n",
-    "#main\r\n89631139\r\n89631139\r\n#extra\r\n!side\r\n",
-    "#main\r1\r2\r",
-    "1\n2\n3",  # no header at all
-    "#main\n0\n00089631139\n",  # leading zeros: 11 digits, still a passcode
-    "#main\n4294967295\n4294967296\n99999999999\n",  # UINT32_MAX and beyond
-    "#main\n" + "9" * 5000 + "\n1\n",  # more digits than int() takes
-    "#main\n" + "1\n" * 3000,  # a long file
-    "#main\n1\n\n2\n   \n3\n",  # blank lines keep the numbering
-    "#main\n1\n\n2\n\n",  # blank lines only (what the fast reader skips)
-    "\n#created by x\n\n#note\n#main\n\n\n1\n#extra\n\n!side\n\n3\n\n",
-    "#c\n\n\n#d\n",  # comments and blank lines, no card
-    "\n\n1\n\n#late\n2\n",  # a comment after the first card is not kept
-    "#main\n1\n2\n\n",
-    "#main\n 1\n2 \n\t3\n",  # spaces around passcodes
-    "#main\n89631139 -- Blue-Eyes\n1 2\n12x\nabc\n",  # text after, two passcodes, junk
-    "#main\n１２３\n²\n٣\n",  # non-ASCII digits
-    "#main\n1_000\n+2\n-3\n",  # what int() would take but a passcode line is not
-    "#main\n#extra\n#side\n!side\n#MAIN\n# extra \n1\n",  # markers in any case and spacing
-    "#note\n#main\n1\n#later comment\n2\n!side#created by x\n3\n",
-    "!side\n1\n#main\n2\n",
-    "#\n!\n#main\n1\n",
-    "#main\n1\u2028\n2\x0c\n",  # other line breaks stay in the line
-    "",
-    "\n\n\n",
-    "#main",
-    "12345678",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "#main\n1\n2\n#extra\n3\n!side\n4\n",
+        "#created by X\n#main\n1\n2\n#extra\n!side\n",
+        "\ufeff#main\n1\n",
+        "#main\r\n89631139\r\n89631139\r\n#extra\r\n!side\r\n",
+        "#main\r1\r2\r",
+        "1\n2\n3",  # no header at all
+        "#main\n0\n00089631139\n",  # leading zeros: 11 digits, still a passcode
+        "#main\n4294967295\n4294967296\n99999999999\n",  # UINT32_MAX and beyond
+        "#main\n" + "9" * 5000 + "\n1\n",  # more digits than int() takes
+        "#main\n" + "1\n" * 3000,  # a long file
+        "#main\n1\n\n2\n   \n3\n",  # blank lines keep the numbering
+        "#main\n1\n\n2\n\n",  # blank lines only (what the fast reader skips)
+        "\n#created by x\n\n#note\n#main\n\n\n1\n#extra\n\n!side\n\n3\n\n",
+        "#c\n\n\n#d\n",  # comments and blank lines, no card
+        "\n\n1\n\n#late\n2\n",  # a comment after the first card is not kept
+        "#main\n1\n2\n\n",
+        "#main\n 1\n2 \n\t3\n",  # spaces around passcodes
+        "#main\n89631139 -- Blue-Eyes\n1 2\n12x\nabc\n",  # text after, two passcodes, junk
+        "#main\n１２３\n²\n٣\n",  # non-ASCII digits
+        "#main\n1_000\n+2\n-3\n",  # what int() would take but a passcode line is not
+        "#main\n#extra\n#side\n!side\n#MAIN\n# extra \n1\n",  # markers in any case and spacing
+        "#note\n#main\n1\n#later comment\n2\n!side#created by x\n3\n",
+        "!side\n1\n#main\n2\n",
+        "#\n!\n#main\n1\n",
+        "#main\n1\u2028\n2\x0c\n",  # other line breaks stay in the line
+        "",
+        "\n\n\n",
+        "#main",
+        "12345678",
+    ],
+)
 def test_fast_path_equals_the_general_reader(text: str) -> None:
     fast, general = both(text)
     assert fast == general
@@ -89,8 +93,11 @@ def test_lines_holding_newlines_are_left_to_the_general_reader() -> None:
 
 
 def test_every_real_and_fixture_deck_reads_the_same(shared_data: Path) -> None:
-    files = [*sorted((shared_data / "decks").rglob("*.ydk")),
-             *sorted(REPO.glob("tests/fixtures/**/*.ydk")), *sorted(REPO.glob("examples/**/*.ydk"))]
+    files = [
+        *sorted((shared_data / "decks").rglob("*.ydk")),
+        *sorted(REPO.glob("tests/fixtures/**/*.ydk")),
+        *sorted(REPO.glob("examples/**/*.ydk")),
+    ]
     assert len(files) > 200
     taken = 0
     for f in files:
@@ -117,9 +124,7 @@ _LINE = st.one_of(
 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_LINE, max_size=30), st.sampled_from(["\n", "\r\n", "\r"]))
-def test_fast_path_equals_the_general_reader_on_generated_files(
-    lines: list[str], eol: str
-) -> None:
+def test_fast_path_equals_the_general_reader_on_generated_files(lines: list[str], eol: str) -> None:
     fast, general = both(eol.join(lines))
     assert fast == general
 
@@ -152,13 +157,30 @@ def _sniff_line_by_line(lines: list[str], source: str) -> str:
     return "ydk" if ydk_like > other else "text"
 
 
-_NAME = st.sampled_from(["d.ydk", "d.txt", "d.TXT", "a/.txt", "x.ydke", "-", "<stdin>", "d.ydk.txt",
-                         "d", ".ydk", "a.b/c"])  # fmt: skip
+_NAME = st.sampled_from(
+    [
+        "d.ydk",
+        "d.txt",
+        "d.TXT",
+        "a/.txt",
+        "x.ydke",
+        "-",
+        "<stdin>",
+        "d.ydk.txt",
+        "d",
+        ".ydk",
+        "a.b/c",
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.one_of(_LINE, st.sampled_from(["3 Pot of Greed", "#MAIN", " !side "])),
-                max_size=20), _NAME)  # fmt: skip
+@given(
+    st.lists(
+        st.one_of(_LINE, st.sampled_from(["3 Pot of Greed", "#MAIN", " !side "])), max_size=20
+    ),
+    _NAME,
+)
 def test_sniff_shortcuts_agree_with_reading_every_line(lines: list[str], name: str) -> None:
     from deckcheck.decks import sniff
 

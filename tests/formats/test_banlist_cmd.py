@@ -23,8 +23,9 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_import_list_show_export_round_trip(isolated_home: Path, tmp_path: Path) -> None:
-    code, out, err = run("banlist", "import", str(LF / "two-lists.lflist.conf"),
-                         str(LF / "speed.lflist.conf"))  # fmt: skip
+    code, out, err = run(
+        "banlist", "import", str(LF / "two-lists.lflist.conf"), str(LF / "speed.lflist.conf")
+    )
     assert code == 0
     lists = isolated_home / "banlists"
     written = sorted(Path(p).relative_to(lists).as_posix() for p in out.split())
@@ -44,8 +45,10 @@ def test_import_list_show_export_round_trip(isolated_home: Path, tmp_path: Path)
     data = json.loads(out)
     assert data["mode"] == "whitelist"
     assert {g["name"]: g["limit"] for g in data["groups"]} == {
-        "Limited 1": 1, "Limited 2": 2, "Limited 3": 3
-    }  # fmt: skip
+        "Limited 1": 1,
+        "Limited 2": 2,
+        "Limited 3": 3,
+    }
 
     target = tmp_path / "out.lflist.conf"
     assert run("banlist", "export", "2024.09 TCG", "-o", str(target))[0] == 0
@@ -66,8 +69,17 @@ def test_import_needs_a_date_or_family_when_names_lack_them(tmp_path: Path) -> N
     f.write_text("!House rules\n55144522 0 --Pot of Greed\n", encoding="utf-8")
     assert main(["banlist", "import", str(f)]) == 2
     assert main(["banlist", "import", str(f), "--family", "house"]) == 2
-    code, out, _ = run("banlist", "import", str(f), "--family", "house",
-                       "--effective", "2026-01-15", "--out", str(tmp_path / "lists"))  # fmt: skip
+    code, out, _ = run(
+        "banlist",
+        "import",
+        str(f),
+        "--family",
+        "house",
+        "--effective",
+        "2026-01-15",
+        "--out",
+        str(tmp_path / "lists"),
+    )
     assert code == 0
     text = (tmp_path / "lists" / "house" / "2026-01-15.yaml").read_text(encoding="utf-8")
     assert "family: house" in text and "date_exact: true" in text
@@ -154,7 +166,7 @@ def test_show_in_another_language_and_imported_names(real_home: Path) -> None:
     path = real_home / "banlists" / "tcg" / f"{data['effective']}.yaml"
     text = path.read_text(encoding="utf-8")
     first = entries[0]["id"]
-    assert f'{{id: {first}, name: {json.dumps(db.name(first), ensure_ascii=False)},' in text
+    assert f"{{id: {first}, name: {json.dumps(db.name(first), ensure_ascii=False)}," in text
 
 
 def test_effective_with_several_lists_of_a_family_is_refused(

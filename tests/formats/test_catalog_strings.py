@@ -23,8 +23,17 @@ def test_is_date_file_is_the_regex(name: str) -> None:
 
 def test_is_date_file_cases() -> None:
     yes = ["2025-01-01.yaml", "2025-01-01.yml", "2025-01-01.yaml\n", "٢٠٢٥-٠١-٠١.yaml"]
-    no = ["2025-01-01.yaml\n\n", "2025-1-01.yaml", "2025-01-01.YAML", "2025-01-01.yamll",
-          "x2025-01-01.yaml", "2025-01-01", "²025-01-01.yaml", ".yaml", ""]
+    no = [
+        "2025-01-01.yaml\n\n",
+        "2025-1-01.yaml",
+        "2025-01-01.YAML",
+        "2025-01-01.yamll",
+        "x2025-01-01.yaml",
+        "2025-01-01",
+        "²025-01-01.yaml",
+        ".yaml",
+        "",
+    ]
     assert [_is_date_file(n) for n in yes] == [True] * len(yes)
     assert [_is_date_file(n) for n in no] == [False] * len(no)
     assert [bool(re.match(DATE_FILE, n)) for n in yes + no] == [True] * 4 + [False] * 9

@@ -286,9 +286,11 @@ def test_date_dependent_rules(raw_formats: dict[str, dict[str, Any]]) -> None:
     assert [
         at("duel-links", d)["extra"]["max"] for d in ("2017-01-11", "2020-06-01", "2024-01-01")
     ] == [5, 7, 8]
-    assert [
-        at("speed", d)["extra"]["max"] for d in ("2019-06-01", "2020-12-31", "2021-01-01")
-    ] == [5, 5, 6]
+    assert [at("speed", d)["extra"]["max"] for d in ("2019-06-01", "2020-12-31", "2021-01-01")] == [
+        5,
+        5,
+        6,
+    ]
     # the TCG Speed Duel's change is not the other Speed-based formats'
     assert at("speed-ocg", "2024-01-01")["extra"]["max"] == 5
     assert at("duel-terminal", "2024-01-01")["extra"]["max"] == 3

@@ -149,8 +149,10 @@ def test_in_force_boundaries(store: ListStore) -> None:
 def test_lists_get_families(store: ListStore) -> None:
     assert store.families() == ["ocg", "tcg"]
     assert [b.effective.isoformat() for b in store.lists("tcg")] == [
-        "2025-01-01", "2025-04-07", "2025-06-02"
-    ]  # fmt: skip
+        "2025-01-01",
+        "2025-04-07",
+        "2025-06-02",
+    ]
     got = store.get("tcg", dt.date(2025, 4, 7))
     assert got is not None and got.name == "2025-04-07 TCG"
     assert store.get("tcg", dt.date(2025, 4, 8)) is None
@@ -230,8 +232,14 @@ def test_warm_store_imports_neither_yaml_nor_pydantic(isolated_home: Path) -> No
     env = {**os.environ, "DECKCHECK_HOME": str(isolated_home)}
 
     def run() -> str:
-        out = subprocess.run([sys.executable, "-c", code], env=env, cwd=REPO, check=True,
-                             capture_output=True, text=True)  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            env=env,
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         return out.stdout.strip()
 
     assert run() == "2025-04-07 TCG tcg True True"  # cold: compiles the YAML
@@ -255,10 +263,13 @@ def _fmt(path: Path, text: str) -> Path:
 
 
 def test_extends_overrides_and_changes(tmp_path: Path) -> None:
-    f = _fmt(tmp_path / "house.yaml", (
-        "id: house\nname: House\nextends: tcg\nmain: {min: 40, max: 40}\n"
-        "changes:\n  - since: 2026-01-01\n    set: {copies: 1, banned_types: [link]}\n"
-    ))  # fmt: skip
+    f = _fmt(
+        tmp_path / "house.yaml",
+        (
+            "id: house\nname: House\nextends: tcg\nmain: {min: 40, max: 40}\n"
+            "changes:\n  - since: 2026-01-01\n    set: {copies: 1, banned_types: [link]}\n"
+        ),
+    )
     house = get_format("house", extra_files=[f])
     assert house.main.max == 40 and house.list_family == "tcg" and house.extra.max == 15
     assert house.at(dt.date(2025, 12, 31)).copies == 3
@@ -324,13 +335,17 @@ def test_fast_reader_reads_importer_output_exactly_like_yaml(
     from deckcheck.model import Banlist, Group
 
     b = Banlist(
-        name=names[0], family="tcg", effective=dt.date(2026, 5, 1),
+        name=names[0],
+        family="tcg",
+        effective=dt.date(2026, 5, 1),
         mode="whitelist" if whitelist else "blacklist",
         limits={i + 1: lim for i, (_, lim) in enumerate(zip(names, limits, strict=False))},
         names={i + 1: n for i, n in enumerate(names)},
-        groups=(Group(names[-1], 2, frozenset({1, 2})),), points={3: 7}, source=names[-1],
+        groups=(Group(names[-1], 2, frozenset({1, 2})),),
+        points={3: 7},
+        source=names[-1],
         date_exact=False,
-    )  # fmt: skip
+    )
     text = to_yaml(b, notes=names)
     p = tmp_path_factory.mktemp("fast") / "l.yaml"
     p.write_text(text, encoding="utf-8")
@@ -344,7 +359,7 @@ def test_fast_reader_falls_back_on_anything_else() -> None:
 
     assert _fast_list_doc("name: x\nentries:\n  - {id: 1, limit: 0, seed_name: y}\n") is None
     assert _fast_list_doc("name: plain\n") is None  # unquoted strings are YAML's business
-    assert _fast_list_doc('entries: []\nentries: []\n') is None
+    assert _fast_list_doc("entries: []\nentries: []\n") is None
 
 
 def test_same_card_twice_with_different_limits_is_an_error(tmp_path: Path) -> None:
@@ -367,8 +382,13 @@ def test_alternate_artworks_collapse_to_the_stricter_limit(real_home: Path, tmp_
 
 def test_a_later_folder_wins_on_the_same_family_and_date(tmp_path: Path) -> None:
     write_list(tmp_path / "builtin", "tcg", "2025-01-01")
-    write_list(tmp_path / "user", "tcg", "2025-01-01",
-               "entries:\n  - {id: 55144522, limit: 2}\n", name="Mine")  # fmt: skip
+    write_list(
+        tmp_path / "user",
+        "tcg",
+        "2025-01-01",
+        "entries:\n  - {id: 55144522, limit: 2}\n",
+        name="Mine",
+    )
     store = ListStore([tmp_path / "builtin", tmp_path / "user"], cache_dir=tmp_path / "c")
     (only,) = store.lists("tcg")
     assert only.name == "Mine" and only.limits == {55144522: 2}

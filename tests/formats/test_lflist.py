@@ -24,8 +24,11 @@ def test_several_lists_with_sections_and_name_comments() -> None:
     assert [lf.name for lf in lists] == ["2024.09 TCG", "2024.4 OCG"]
     tcg = lists[0]
     assert [(e.id, e.count) for e in tcg.entries] == [
-        (23434538, 0), (55144522, 0), (14558127, 1), (83764718, 2)
-    ]  # fmt: skip
+        (23434538, 0),
+        (55144522, 0),
+        (14558127, 1),
+        (83764718, 2),
+    ]
     assert tcg.entries[0].comment == 'Maxx "C"'
     assert not tcg.whitelist and not tcg.groups
     assert lists[1].entries[0].comment == "強欲な壺"
@@ -64,8 +67,9 @@ def test_genesys_numbers_are_points_not_limits() -> None:
 def test_minus_one_reads_as_forbidden_and_glued_comment() -> None:
     (lf,) = lflist.parse("!2026.01.01 Rush Prereleases\n1 -1\n35371948 2--Trickstar Light Stage\n")
     assert [(e.id, e.count, e.comment) for e in lf.entries] == [
-        (1, -1, ""), (35371948, 2, "Trickstar Light Stage")
-    ]  # fmt: skip
+        (1, -1, ""),
+        (35371948, 2, "Trickstar Light Stage"),
+    ]
     b = lflist.to_banlist(lf, family="rush-prerelease", effective=dt.date(2026, 1, 1))
     assert b.limits == {1: 0, 35371948: 2}
 
@@ -220,20 +224,23 @@ def test_any_text_parses_or_fails_with_one_input_error(text: str) -> None:
 
 @settings(max_examples=100, deadline=None)
 @given(
-    entries=st.dictionaries(st.integers(1, 999_999_999), st.tuples(st.integers(0, 3), _names),
-                            max_size=30),
+    entries=st.dictionaries(
+        st.integers(1, 999_999_999), st.tuples(st.integers(0, 3), _names), max_size=30
+    ),
     whitelist=st.booleans(),
     name=_names.filter(lambda s: s != ""),
-)  # fmt: skip
+)
 def test_write_then_parse_gives_the_same_list(
     entries: dict[int, tuple[int, str]], whitelist: bool, name: str
 ) -> None:
     b = Banlist(
-        name=name, family="x", effective=dt.date(2020, 1, 1),
+        name=name,
+        family="x",
+        effective=dt.date(2020, 1, 1),
         mode="whitelist" if whitelist else "blacklist",
         limits={c: lim for c, (lim, _) in entries.items()},
         names={c: n for c, (_, n) in entries.items() if n},
-    )  # fmt: skip
+    )
     (lf,) = lflist.parse(lflist.write([b]), "written")
     again = lflist.to_banlist(lf, family="x", effective=b.effective)
     # Headers fold YGOPro's full-width forms on read ("！２０２６.７" is "!2026.7"), by design.

@@ -38,8 +38,7 @@ def _env(home: Path):
 
 
 @pytest.fixture(scope="session")
-def lists_home(official_import: tuple[Path, object], shared_data: Path,
-               tmp_path_factory) -> Path:
+def lists_home(official_import: tuple[Path, object], shared_data: Path, tmp_path_factory) -> Path:
     """The session's real home with yaml-yugi (cards.json, rush.json, skill.json) and YGOJSON
     imported (``official_import``: the importer `db import` runs), plus every official list
     and the Duel Links dev.db, Konami ids mapped through that database as for a user."""
@@ -48,15 +47,18 @@ def lists_home(official_import: tuple[Path, object], shared_data: Path,
     shared = shared_data
     lr = shared / "banlists" / "yaml-yugi-limit-regulation"
     files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma"
-                 / "dev.db")
+    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma" / "dev.db")
     with _env(home):
         res = import_lflists(files, dest=home / "banlists")
-    (home / "import-result.json").write_text(json.dumps({
-        "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
-        "unmapped": res.unmapped,
-        "lists": len(res.lists),
-    }))
+    (home / "import-result.json").write_text(
+        json.dumps(
+            {
+                "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
+                "unmapped": res.unmapped,
+                "lists": len(res.lists),
+            }
+        )
+    )
     return home
 
 
@@ -85,7 +87,8 @@ def test_every_tcg_and_ocg_list_since_2023_starts_on_its_day(store: ListStore, s
     checked = 0
     for fam in ("tcg", "ocg"):
         days = sorted(
-            D.fromisoformat(p.name[:10]) for p in (lr / fam).glob("*.vector.json")
+            D.fromisoformat(p.name[:10])
+            for p in (lr / fam).glob("*.vector.json")
             if p.name >= "2023"
         )
         for day in days:
@@ -93,8 +96,11 @@ def test_every_tcg_and_ocg_list_since_2023_starts_on_its_day(store: ListStore, s
             prev = store.in_force(fam, day - dt.timedelta(days=1))
             assert got is not None and got.effective == day, (fam, day)
             assert prev is not None and prev.effective < day
-            changed = {c for c in set(got.limits) | set(prev.limits)
-                       if got.limits.get(c) != prev.limits.get(c)}
+            changed = {
+                c
+                for c in set(got.limits) | set(prev.limits)
+                if got.limits.get(c) != prev.limits.get(c)
+            }
             # a card whose status changed is judged by the old list the day before and the new
             # one on the day (an upstream duplicate, e.g. TCG 2024-12-06/12-09, changes nothing)
             if changed:
@@ -129,15 +135,18 @@ def test_genesys_empty_file_refused_previous_stays(lists_home: Path, store: List
 def test_ocg_genesys_and_regional_lists(store: ListStore):
     og = store.in_force("ocg-genesys", D(2026, 8, 1))
     assert og is not None and len(og.points) >= 1000 and not og.limits
-    for fam, day in (("ocg-ae", D(2026, 7, 1)), ("ocg-cn", D(2026, 7, 1)),
-                     ("master-duel", D(2026, 8, 5)), ("rush", D(2026, 7, 1))):
+    for fam, day in (
+        ("ocg-ae", D(2026, 7, 1)),
+        ("ocg-cn", D(2026, 7, 1)),
+        ("master-duel", D(2026, 8, 5)),
+        ("rush", D(2026, 7, 1)),
+    ):
         b = store.in_force(fam, day)
         assert b is not None and b.effective == day and b.limits, fam
         assert b.source.startswith(f"DawnbrandBots/yaml-yugi-limit-regulation data/{fam}/"), fam
 
 
-def test_rush_official_lists_from_2023_lflist_history_before(lists_home: Path,
-                                                             store: ListStore):  # fmt: skip
+def test_rush_official_lists_from_2023_lflist_history_before(lists_home: Path, store: ListStore):
     """Issue 15 item 5: Konami's Rush lists are used from 2023 (none refused as "halved" next
     to EDOPro's Rush whitelist, which lists every legal card); before 2023 lflist history
     fills in with its longest-standing revision."""
@@ -168,7 +177,10 @@ def test_duel_links_replay_matches_the_readme(store: ListStore):
     assert 16 <= sizes["Limited 3"] <= 17
     r = store.in_force("duel-links-rush", D(2025, 4, 7))
     assert r is not None and {g.name: g.limit for g in r.groups} == {
-        "Limited 1": 1, "Limited 2": 2, "Limited 3": 3}
+        "Limited 1": 1,
+        "Limited 2": 2,
+        "Limited 3": 3,
+    }
 
 
 def test_transient_rush_header_skipped(lists_home: Path, store: ListStore):
@@ -201,16 +213,44 @@ def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
 
     env = dict(os.environ, DECKCHECK_HOME=str(home), PYTHONPATH=str(Path(__file__).parents[2]))
     out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "-f", fmt, "--date", day, "-o", "json",
-         str(ydk)], capture_output=True, text=True, env=env, check=False,
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "validate",
+            "-f",
+            fmt,
+            "--date",
+            day,
+            "-o",
+            "json",
+            str(ydk),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     assert out.returncode in (0, 1), out.stderr
     return json.loads(out.stdout)
 
 
 def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, tmp_path: Path):
-    vanillas = [89631139, 46986414, 70781052, 6368038, 38033121, 40640057, 4031928, 7902349,
-                55144522, 83764718, 44095762, 5318639, 73915051]
+    vanillas = [
+        89631139,
+        46986414,
+        70781052,
+        6368038,
+        38033121,
+        40640057,
+        4031928,
+        7902349,
+        55144522,
+        83764718,
+        44095762,
+        5318639,
+        73915051,
+    ]
     # a small TCG deck: 3 x Triple Tactics Talent, the rest unlimited staples/vanillas
     body = ["#main"] + [str(TTT)] * 3 + [str(c) for c in vanillas[:12] for _ in range(3)]
     body += ["89631139"]
@@ -227,8 +267,10 @@ def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, t
     assert ("DC403", TTT) in codes_new
 
 
-@pytest.mark.parametrize("fmt,day", [("master-duel", "2026-08-10"), ("genesys", "2026-08-20"),
-                                     ("duel-links", "2025-05-10")])
+@pytest.mark.parametrize(
+    "fmt,day",
+    [("master-duel", "2026-08-10"), ("genesys", "2026-08-20"), ("duel-links", "2025-05-10")],
+)
 def test_recent_dates_have_a_list_in_force(lists_home: Path, tmp_path: Path, fmt, day):
     ydk = tmp_path / "d.ydk"
     ydk.write_text("#main\n" + "\n".join(["89631139"] * 3) + "\n#extra\n!side\n")
@@ -244,13 +286,16 @@ def test_fault_rules_on_small_lists(tmp_path: Path):
     from deckcheck.model import Banlist
 
     def ol(day: int, n: int, total: int | None = None, un: int = 0) -> official.OfficialList:
-        b = Banlist(name=str(day), family="x", effective=D(2026, 1, day),
-                    limits={i: 0 for i in range(n)})
-        return official.OfficialList(b, "vector", total if total is not None else n + un,
-                                     [str(i) for i in range(un)])
+        b = Banlist(
+            name=str(day), family="x", effective=D(2026, 1, day), limits={i: 0 for i in range(n)}
+        )
+        return official.OfficialList(
+            b, "vector", total if total is not None else n + un, [str(i) for i in range(un)]
+        )
 
-    keep, bad = official.check_faults([ol(1, 10), ol(2, 4), ol(3, 0, 0), ol(4, 3, un=7),
-                                       ol(5, 9)], {})
+    keep, bad = official.check_faults(
+        [ol(1, 10), ol(2, 4), ol(3, 0, 0), ol(4, 3, un=7), ol(5, 9)], {}
+    )
     assert [o.banlist.name for o in keep] == ["1", "5"]
     assert [r.effective.day for r in bad] == [2, 3, 4]
 
@@ -276,20 +321,35 @@ def test_devdb_replay_small(tmp_path: Path):
     for p in ("Speed", "Rush"):
         con.execute(f"CREATE TABLE {p}Banlist (id INTEGER, date INTEGER, slug TEXT)")
         con.execute(f"CREATE TABLE {p}Card (id INTEGER, name TEXT, typeId INTEGER)")
-        con.execute(f"CREATE TABLE {p}Restriction (id TEXT, typeId INTEGER, cardId INTEGER, "
-                    "banlistId INTEGER)")
+        con.execute(
+            f"CREATE TABLE {p}Restriction (id TEXT, typeId INTEGER, cardId INTEGER, "
+            "banlistId INTEGER)"
+        )
     con.execute("CREATE TABLE RestrictionType (id INTEGER, name TEXT)")
-    con.executemany("INSERT INTO RestrictionType VALUES (?, ?)", [
-        (1, "No Longer on List"), (2, "Forbidden"), (3, "Limited 1"), (4, "Limited 2"),
-        (5, "Limited 3")])
+    con.executemany(
+        "INSERT INTO RestrictionType VALUES (?, ?)",
+        [
+            (1, "No Longer on List"),
+            (2, "Forbidden"),
+            (3, "Limited 1"),
+            (4, "Limited 2"),
+            (5, "Limited 3"),
+        ],
+    )
     ms = lambda y, m, d: int(dt.datetime(y, m, d, tzinfo=dt.UTC).timestamp() * 1000)  # noqa: E731
     # ids out of date order on purpose
-    con.executemany("INSERT INTO SpeedBanlist VALUES (?, ?, ?)",
-                    [(2, ms(2024, 1, 1), "x"), (1, ms(2023, 1, 1), "y")])
-    con.executemany("INSERT INTO SpeedCard VALUES (?, ?, ?)",
-                    [(1, "Alpha", 1), (2, "Ｂｅｔａ", 1), (3, "Nobody", 1)])
-    con.executemany("INSERT INTO SpeedRestriction VALUES (?, ?, ?, ?)", [
-        ("a", 3, 1, 1), ("b", 2, 2, 1), ("c", 1, 1, 2), ("d", 4, 3, 2)])
+    con.executemany(
+        "INSERT INTO SpeedBanlist VALUES (?, ?, ?)",
+        [(2, ms(2024, 1, 1), "x"), (1, ms(2023, 1, 1), "y")],
+    )
+    con.executemany(
+        "INSERT INTO SpeedCard VALUES (?, ?, ?)",
+        [(1, "Alpha", 1), (2, "Ｂｅｔａ", 1), (3, "Nobody", 1)],
+    )
+    con.executemany(
+        "INSERT INTO SpeedRestriction VALUES (?, ?, ?, ?)",
+        [("a", 3, 1, 1), ("b", 2, 2, 1), ("c", 1, 1, 2), ("d", 4, 3, 2)],
+    )
     con.commit()
     con.close()
     assert official.sniff(db) == "devdb"
@@ -298,7 +358,8 @@ def test_devdb_replay_small(tmp_path: Path):
     assert [b.banlist.effective for b in lists] == [D(2023, 1, 1), D(2024, 1, 1)]
     first, second = (o.banlist for o in lists)
     assert first.limits == {2: 0} and [(g.name, g.cards) for g in first.groups] == [
-        ("Limited 1", frozenset({1}))]
+        ("Limited 1", frozenset({1}))
+    ]
     assert second.limits == {2: 0} and not second.groups  # Alpha left; Nobody unmapped
     assert lists[1].unmapped == ["Nobody"]
 
@@ -307,20 +368,41 @@ def test_banlist_conflicts_lists_where_sources_disagree(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
-               PYTHONPATH=str(Path(__file__).parents[2]))
-    out = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
-                          "tcg", "-o", "json"], capture_output=True, text=True, env=env,
-                         check=True)
+    env = dict(
+        os.environ, DECKCHECK_HOME=str(lists_home), PYTHONPATH=str(Path(__file__).parents[2])
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "banlist",
+            "conflicts",
+            "--family",
+            "tcg",
+            "-o",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     got = {(c["official"]["effective"], c["other"]["name"]): c for c in json.loads(out.stdout)}
     protos = got[("2025-10-27", "2025.10 TCG")]
     assert {"id": PROTOS, "official": 1, "other": 0} in [
-        {k: e[k] for k in ("id", "official", "other")} for e in protos["cards"]]
+        {k: e[k] for k in ("id", "official", "other")} for e in protos["cards"]
+    ]
     assert protos["other"]["date_exact"] is False
     # "2024.09 TCG" holds the December list upstream: it disagrees with Konami's 2024-09-02
     assert ("2024-09-02", "2024.09 TCG") in got
-    text = subprocess.run([sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family",
-                           "tcg"], capture_output=True, text=True, env=env, check=True).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family", "tcg"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     assert "Archnemeses Protos: official Limited, other Forbidden" in text
 
 
@@ -328,10 +410,16 @@ def test_db_info_names_refused_lists(lists_home: Path):
     import subprocess
     import sys
 
-    env = dict(os.environ, DECKCHECK_HOME=str(lists_home),
-               PYTHONPATH=str(Path(__file__).parents[2]))
-    out = subprocess.run([sys.executable, "-m", "deckcheck", "db", "info"], capture_output=True,
-                         text=True, env=env, check=True).stdout
+    env = dict(
+        os.environ, DECKCHECK_HOME=str(lists_home), PYTHONPATH=str(Path(__file__).parents[2])
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "deckcheck", "db", "info"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout
     line = [ln for ln in out.splitlines() if ln.startswith("refused list: genesys 2026-08-14")]
     assert line and "empty" in line[0] and "previous list stays in force" in line[0]
 
@@ -343,18 +431,25 @@ def test_archive_reads_every_dated_list_of_the_repository_zip(tmp_path: Path):
     top = "yaml-yugi-limit-regulation-master/data"
     with zipfile.ZipFile(z, "w") as zf:
         zf.writestr("yaml-yugi-limit-regulation-master/README.md", "readme")
-        zf.writestr(f"{top}/tcg/2024-09-02.vector.json",
-                    '{"date": "2024-09-02", "regulation": {"1": 0, "2": 1}}')
-        zf.writestr(f"{top}/tcg/2024-12-09.vector.json",  # same content, a later day: kept
-                    '{"date": "2024-12-09", "regulation": {"1": 0, "2": 1}}')
-        zf.writestr(f"{top}/master-duel/2024-09-02.vector.json",
-                    '{"date": "2024-09-02", "regulation": {"1": 1}}')
+        zf.writestr(
+            f"{top}/tcg/2024-09-02.vector.json",
+            '{"date": "2024-09-02", "regulation": {"1": 0, "2": 1}}',
+        )
+        zf.writestr(
+            f"{top}/tcg/2024-12-09.vector.json",  # same content, a later day: kept
+            '{"date": "2024-12-09", "regulation": {"1": 0, "2": 1}}',
+        )
+        zf.writestr(
+            f"{top}/master-duel/2024-09-02.vector.json",
+            '{"date": "2024-09-02", "regulation": {"1": 1}}',
+        )
         zf.writestr(f"{top}/master-duel/2024-09-02.name.json", '{"Card B": 0}')
         zf.writestr(f"{top}/ocg/1999-07-08.name.json", '{"Card B": 1, "Nobody": 0}')
         for day in ("2025-09-22", "2025-09-23", "2025-09-24"):  # daily downloads
             pts = '{"1": 10}' if day != "2025-09-24" else '{"1": 20}'
-            zf.writestr(f"{top}/genesys/{day}.vector.json",
-                        f'{{"date": "{day}", "regulation": {pts}}}')
+            zf.writestr(
+                f"{top}/genesys/{day}.vector.json", f'{{"date": "{day}", "regulation": {pts}}}'
+            )
         zf.writestr(f"{top}/genesys/2025-09-22.raw.json", '{"whatever": []}')
         zf.writestr(f"{top}/speed/2025-01-01.vector.json", '{"date": "2025-01-01"}')
     assert official.sniff(z) == "archive"
@@ -368,21 +463,26 @@ def test_archive_reads_every_dated_list_of_the_repository_zip(tmp_path: Path):
 
     lists, said = official.read_archive(z, km, nm)
     got = {(o.banlist.family, o.banlist.effective.isoformat(), o.kind) for o in lists}
-    assert got == {("tcg", "2024-09-02", "vector"), ("tcg", "2024-12-09", "vector"),
-                   ("master-duel", "2024-09-02", "vector"), ("ocg", "1999-07-08", "name"),
-                   ("genesys", "2025-09-22", "vector"), ("genesys", "2025-09-24", "vector")}
+    assert got == {
+        ("tcg", "2024-09-02", "vector"),
+        ("tcg", "2024-12-09", "vector"),
+        ("master-duel", "2024-09-02", "vector"),
+        ("ocg", "1999-07-08", "name"),
+        ("genesys", "2025-09-22", "vector"),
+        ("genesys", "2025-09-24", "vector"),
+    }
     tcg = next(o for o in lists if o.banlist.family == "tcg")
     assert tcg.banlist.limits == {1000: 0, 2000: 1}
     assert tcg.banlist.source == (
-        "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json")
+        "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json"
+    )
     ocg = next(o for o in lists if o.banlist.family == "ocg")
     assert ocg.unmapped == ["Nobody"] and ocg.banlist.limits == {2000: 1}
     assert any("speed" in s for s in said)  # a folder of no known format: said, not dropped
     # without the yaml-yugi card data only the name lists can be read (Master Duel's
     # companion then stands in for its vector)
     lists, said = official.read_archive(z, None, nm)
-    assert {(o.banlist.family, o.kind) for o in lists} == {("ocg", "name"),
-                                                          ("master-duel", "name")}
+    assert {(o.banlist.family, o.kind) for o in lists} == {("ocg", "name"), ("master-duel", "name")}
     assert any("6 Konami-id list(s) skipped" in s for s in said)
 
 
@@ -400,17 +500,32 @@ def test_october_2024_deck_legal_under_the_official_september_list(
     # Normal Monsters no list has ever restricted: Blue-Eyes, Dark Magician, Summoned Skull,
     # Gaia, Celtic Guardian, Mystical Elf, Feral Imp, Giant Soldier of Stone, Beaver Warrior,
     # Alexandrite Dragon, Luster Dragon
-    vanillas = [89631139, 46986414, 70781052, 6368038, 91152256, 15025844, 41392891, 13039848,
-                32452818, 43096270, 11091375]
-    body = ["#main"] + [str(c) for c in (SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN)
-                        for _ in range(3)]
+    vanillas = [
+        89631139,
+        46986414,
+        70781052,
+        6368038,
+        91152256,
+        15025844,
+        41392891,
+        13039848,
+        32452818,
+        43096270,
+        11091375,
+    ]
+    body = ["#main"] + [
+        str(c) for c in (SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN) for _ in range(3)
+    ]
     body += [str(c) for c in vanillas[:10] for _ in range(3)] + [str(vanillas[10])]
     ydk = tmp_path / "oct2024.ydk"
     ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
 
     def restricted(rep: dict) -> set[int]:
-        return {(f.get("card") or {}).get("id") for f in rep["decks"][0]["findings"]
-                if f["code"].startswith("DC40")}
+        return {
+            (f.get("card") or {}).get("id")
+            for f in rep["decks"][0]["findings"]
+            if f["code"].startswith("DC40")
+        }
 
     official_rep = _validate(lists_home, "tcg", "2024-10-15", ydk)
     assert official_rep["banlist"]["effective"] == "2024-09-02"
@@ -440,13 +555,16 @@ def test_banlist_import_reads_the_repository_zip_like_its_files(
     out = tmp_path / "lists"
     out.mkdir()
     with _env(lists_home):
-        res = CliRunner().invoke(cli, ["banlist", "import", str(z), "--out", str(out)],
-                                 catch_exceptions=False)
+        res = CliRunner().invoke(
+            cli, ["banlist", "import", str(z), "--out", str(out)], catch_exceptions=False
+        )
     assert res.exit_code == 0, res.output
     got = {p.relative_to(out).as_posix(): p.read_text() for p in out.glob("*/*.yaml")}
-    mine = {p.relative_to(lists_home / "banlists").as_posix(): p.read_text()
-            for p in (lists_home / "banlists").glob("*/*.yaml")
-            if "yaml-yugi-limit-regulation" in p.read_text()}
+    mine = {
+        p.relative_to(lists_home / "banlists").as_posix(): p.read_text()
+        for p in (lists_home / "banlists").glob("*/*.yaml")
+        if "yaml-yugi-limit-regulation" in p.read_text()
+    }
     assert len(got) == 276 and got.keys() == mine.keys()  # 341 lists minus 65 Duel Links
     same = sum(got[k] == mine[k] for k in got)
     assert same == len(got)  # byte for byte: source, dates and entries as from the files

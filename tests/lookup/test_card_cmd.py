@@ -17,8 +17,11 @@ pytestmark = pytest.mark.realdata
 
 
 @pytest.fixture
-def home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
-         tmp_path_factory: pytest.TempPathFactory) -> Path:
+def home(
+    lookup_home_dir: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
     from deckcheck.carddb import open_db
 
     monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
@@ -95,8 +98,11 @@ class FakeStore:
                 Banlist("old TCG", "tcg", dt.date(2020, 1, 1), limits={23434538: 1}),
                 Banlist("new TCG", "tcg", dt.date(2026, 5, 1), limits={23434538: 0}),
             ],
-            "speed": [Banlist("Speed", "speed", dt.date(2025, 7, 1), mode="whitelist",
-                              limits={55144522: 3})],
+            "speed": [
+                Banlist(
+                    "Speed", "speed", dt.date(2025, 7, 1), mode="whitelist", limits={55144522: 3}
+                )
+            ],
             "empty": [],
         }
 

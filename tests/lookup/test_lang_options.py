@@ -53,19 +53,41 @@ def test_db_import_lang_folds_bcp47_tags(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("DECKCHECK_HOME", str(home))
     cards = tmp_path / "cards.cdb"
     conn = sqlite3.connect(cards)
-    conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-                 "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-                 "attribute INTEGER)")  # fmt: skip
+    conn.execute(
+        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+        "attribute INTEGER)"
+    )
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
     conn.execute("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)", (POT,))
     conn.execute("INSERT INTO texts VALUES (?, 'Pot of Greed', '')", (POT,))
     conn.commit()
     conn.close()
     assert main(["db", "import", str(cards)]) == 0
-    assert main(["db", "import", "--lang", "JA-jp", str(_names_cdb(tmp_path / "a.cdb",
-                                                                  {POT: "強欲な壺"}))]) == 0
-    assert main(["db", "import", "--lang", "zh-Hant", str(_names_cdb(tmp_path / "b.cdb",
-                                                                    {POT: "強欲之壺"}))]) == 0
+    assert (
+        main(
+            [
+                "db",
+                "import",
+                "--lang",
+                "JA-jp",
+                str(_names_cdb(tmp_path / "a.cdb", {POT: "強欲な壺"})),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "db",
+                "import",
+                "--lang",
+                "zh-Hant",
+                str(_names_cdb(tmp_path / "b.cdb", {POT: "強欲之壺"})),
+            ]
+        )
+        == 0
+    )
     conn = sqlite3.connect(home / "cards.sqlite3")
     rows = set(conn.execute("SELECT lang, name FROM names WHERE card_id = ?", (POT,)))
     conn.close()

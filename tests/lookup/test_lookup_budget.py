@@ -33,8 +33,10 @@ def test_exact_names_after_the_budget_still_resolve(
     from deckcheck.decks import resolve
 
     monkeypatch.setattr(resolve, "MAX_FUZZY", 3)
-    text = ("".join(f"1 Qzxv{i} Wyrm\n" for i in range(4))
-            + "3 Ash Blossom & Joyous Spring\n1 ash\n2 Pot of Greed\n1 Pot of Greeed\n")
+    text = (
+        "".join(f"1 Qzxv{i} Wyrm\n" for i in range(4))
+        + "3 Ash Blossom & Joyous Spring\n1 ash\n2 Pot of Greed\n1 Pot of Greeed\n"
+    )
     d = resolve.resolve_deck(decks.read_string(text, "l.txt"), real_db, real_index)
     by_line = {e.line: e.card_id for e in d.entries()}
     assert by_line[5] == ASH and by_line[6] == ASH and by_line[7] == POT

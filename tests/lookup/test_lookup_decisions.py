@@ -24,9 +24,22 @@ ASH, DM, RAIGEKI, JINZO, BEWD, RAYEL = 14558127, 46986414, 12580477, 77585513, 8
 
 @pytest.mark.parametrize(
     ("tag", "code"),
-    [("ja", "ja"), ("JA", "ja"), ("ja-JP", "ja"), ("ja_JP", "ja"), ("zh-Hans", "zh-CN"),
-     ("zh-Hant", "zh-TW"), ("zh-HK", "zh-TW"), ("zh", "zh-CN"), ("zh-CN", "zh-CN"),
-     ("zh-TW", "zh-TW"), ("ko-KR", "ko"), ("en-US", "en"), ("pt-BR", "pt"), (None, None)],
+    [
+        ("ja", "ja"),
+        ("JA", "ja"),
+        ("ja-JP", "ja"),
+        ("ja_JP", "ja"),
+        ("zh-Hans", "zh-CN"),
+        ("zh-Hant", "zh-TW"),
+        ("zh-HK", "zh-TW"),
+        ("zh", "zh-CN"),
+        ("zh-CN", "zh-CN"),
+        ("zh-TW", "zh-TW"),
+        ("ko-KR", "ko"),
+        ("en-US", "en"),
+        ("pt-BR", "pt"),
+        (None, None),
+    ],
 )
 def test_bcp47_tags(tag: str | None, code: str | None) -> None:
     assert canonical_lang(tag) == code
@@ -48,19 +61,30 @@ def test_kanji_variants_fold() -> None:
 
 
 def test_every_seed_fan_name_is_a_nickname() -> None:
-    text = (REPO.parent / "shared" / "seeds" / "DECK-RULES.md")
+    text = REPO.parent / "shared" / "seeds" / "DECK-RULES.md"
     if not text.is_file():
         pytest.skip("seed documents not present")
     body = text.read_text(encoding="utf-8")
-    sec = " ".join(line.strip() for line in body.split("## Lists of the Duel Monsters")[1]
-                   .splitlines())
+    sec = " ".join(
+        line.strip() for line in body.split("## Lists of the Duel Monsters")[1].splitlines()
+    )
     names: set[str] = set()
     for blk in re.findall(r"\*\*DM\w+\*\* (.*?)(?=\* \*\*|\* These)", sec):
         blk = re.sub(r"(semi-limited|limited|forbidden):", "、", blk)
         names |= {n.strip() for n in re.split(r"[、·]", blk) if n.strip()}
     # Named in the page's introduction.
-    names |= {"闪电", "心变", "圣防", "圣防护罩", "强引之番兵", "死者苏生", "强夺", "王宫之勒命",
-              "王宫的敕命", "死这苏生"}
+    names |= {
+        "闪电",
+        "心变",
+        "圣防",
+        "圣防护罩",
+        "强引之番兵",
+        "死者苏生",
+        "强夺",
+        "王宫之勒命",
+        "王宫的敕命",
+        "死这苏生",
+    }
     # Deliberately not nicknames (see the comment in nicknames.yaml): groups and unknowns.
     names -= {"埃及使者各部分", "3张幻神卡", "比赛邀请卡", "力托"}
     nicks = {normalize(n) for item in load_nicknames() for n in item["nick"]}
@@ -74,8 +98,14 @@ pytestmark = pytest.mark.realdata
 
 @pytest.mark.parametrize(
     ("query", "card"),
-    [("黑魔导", DM), ("黑魔導", DM), ("闪电", RAIGEKI), ("人造人索加", JINZO),
-     ("青眼の白竜", BEWD), ("青眼の白龍", BEWD)],
+    [
+        ("黑魔导", DM),
+        ("黑魔導", DM),
+        ("闪电", RAIGEKI),
+        ("人造人索加", JINZO),
+        ("青眼の白竜", BEWD),
+        ("青眼の白龍", BEWD),
+    ],
 )
 def test_fan_names_and_variants_resolve(real_index: Index, query: str, card: int) -> None:
     r = real_index.resolve(query)
@@ -109,8 +139,11 @@ def test_blue_eyes_prefix_shows_the_dragon_in_the_top_5(real_index: Index) -> No
 
 
 @pytest.fixture
-def home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
-         tmp_path_factory: pytest.TempPathFactory) -> Path:
+def home(
+    lookup_home_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
     from deckcheck.carddb import open_db
 
     monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
@@ -133,16 +166,20 @@ def test_card_search_header_and_twins_told_apart(home: Path) -> None:
 
 
 def test_card_show_genesys_points_and_every_format(home: Path) -> None:
-    res = run("card", "show", "Ash Blossom & Joyous Spring", "--date", "2026-08-01",
-              "--output", "json")
+    res = run(
+        "card", "show", "Ash Blossom & Joyous Spring", "--date", "2026-08-01", "--output", "json"
+    )
     assert res.return_value == 0
     info = json.loads(res.stdout)
     by = {f["format"]: f for f in info["formats"]}
     assert {"tcg", "ocg", "goat", "genesys", "speed"} <= set(by)
     assert "points" in by["genesys"] and by["genesys"]["points"] > 0
     assert "not listed" not in by["genesys"]["status"]
-    assert all("not listed (unlimited)" not in s["status"]
-               for s in info["lists"] if s["family"] == "genesys")
+    assert all(
+        "not listed (unlimited)" not in s["status"]
+        for s in info["lists"]
+        if s["family"] == "genesys"
+    )
     assert info["alternates"] == [14558128]
     text = run("card", "show", "Ash Blossom & Joyous Spring", "--date", "2026-08-01").stdout
     assert "FORMAT" in text and "Genesys" in text and "point(s)" in text

@@ -41,17 +41,31 @@ def _queries(db: Any, n: int, seed: int) -> list[str]:
         kind = rng.choice(["typo1", "typo1", "typo2", "half"])
         if kind == "half":
             words = name.split()
-            out.append(" ".join(words[: max(1, len(words) // 2)]) if len(words) > 1
-                       else name[: max(2, len(name) // 2)])
+            out.append(
+                " ".join(words[: max(1, len(words) // 2)])
+                if len(words) > 1
+                else name[: max(2, len(name) // 2)]
+            )
         else:
             out.append(_typo(rng, name, 1 if kind == "typo1" else 2))
     # Hand-picked: a clear typo, a near tie, a prefix, CJK typos.
-    return out + ["ash blosom", "Blue-Eyes Whte Dragon", "blue-eyes", "Raye", "灰流うらr",
-                  "增殖的G", "Pot of Greeed", "Dark Magican", "Monster Reborm", "Elemental HERO"]
+    return out + [
+        "ash blosom",
+        "Blue-Eyes Whte Dragon",
+        "blue-eyes",
+        "Raye",
+        "灰流うらr",
+        "增殖的G",
+        "Pot of Greeed",
+        "Dark Magican",
+        "Monster Reborm",
+        "Elemental HERO",
+    ]
 
 
 def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
-    real_index: Index, real_db: Any  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
 ) -> None:
     shortened = 0
     for query in _queries(real_db, 150, 19):
@@ -74,15 +88,25 @@ def _long_typos(db: Any, n: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     rows = [r for r in db.iter_names() if r[3] == "name" and len(r[2]) >= 8]
     out = [_typo(rng, name, rng.choice([1, 1, 2])) for _c, _l, name, _k in rng.sample(rows, n)]
-    return out + ["ブルーアイズ・ホワイト・ドラゴソ", "ブラック・マジシャン・ガーノレ",
-                  "하루 우라러", "푸른 눈의 백룡룡", "青眼白龍龍", "增殖的GG",
-                  "Elemental HERO Neos Alus",
-                  "Blue-Eyes White Dragoon", "Dark Magician Girll", "Destiny HERO Plasmaa",
-                  "Number 39: Utopiaa", "Red-Eyes Black Dragom"]
+    return out + [
+        "ブルーアイズ・ホワイト・ドラゴソ",
+        "ブラック・マジシャン・ガーノレ",
+        "하루 우라러",
+        "푸른 눈의 백룡룡",
+        "青眼白龍龍",
+        "增殖的GG",
+        "Elemental HERO Neos Alus",
+        "Blue-Eyes White Dragoon",
+        "Dark Magician Girll",
+        "Destiny HERO Plasmaa",
+        "Number 39: Utopiaa",
+        "Red-Eyes Black Dragom",
+    ]
 
 
 def test_ngram_path_gives_the_verdict_and_candidates_of_the_whole_ranking(
-    real_index: Index, real_db: Any  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
 ) -> None:
     """``_clear_ranking`` (a clear typo winner proved from the n-gram filter's names):
     the same verdict as ``decide`` on the whole ranking, candidates a start of its own."""
@@ -103,7 +127,8 @@ def test_ngram_path_gives_the_verdict_and_candidates_of_the_whole_ranking(
 
 
 def test_filtered_hits_equal_a_scan_of_the_whole_window(
-    real_index: Index, real_db: Any  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
 ) -> None:
     from rapidfuzz import fuzz, process
 
@@ -116,10 +141,17 @@ def test_filtered_hits_equal_a_scan_of_the_whole_window(
         bucket = real_index._buckets[script_of(key)]
         for cutoff in (85.0, 88.9, 91.0, 93.0, 96.3):
             lo, hi = _Scan(key, bucket).window(cutoff)
-            ref = process.extract(key, bucket[0][lo:hi], scorer=fuzz.ratio, processor=None,
-                                  score_cutoff=cutoff, limit=None)  # fmt: skip
-            want = sorted(((score, lo + pos) for _n, score, pos in ref),
-                          key=lambda h: (-h[0], h[1]))  # fmt: skip
+            ref = process.extract(
+                key,
+                bucket[0][lo:hi],
+                scorer=fuzz.ratio,
+                processor=None,
+                score_cutoff=cutoff,
+                limit=None,
+            )
+            want = sorted(
+                ((score, lo + pos) for _n, score, pos in ref), key=lambda h: (-h[0], h[1])
+            )
             got = real_index._hits_at_least(key, cutoff)
             assert got == [(bucket[1][pos], score) for score, pos in want], (query, cutoff)
             compared += bool(want)
@@ -127,15 +159,19 @@ def test_filtered_hits_equal_a_scan_of_the_whole_window(
 
 
 def test_substring_matches_from_postings_equal_a_scan_of_every_key(
-    real_index: Index, real_db: Any  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
 ) -> None:
     rng = random.Random(43)
     from deckcheck.lookup.normalize import normalize
 
     keys = real_index._keys
     queries = [normalize(q) for q in _queries(real_db, 60, 47)]
-    queries += [k[i : i + n] for k in rng.sample(keys, 200)
-                for i, n in [(rng.randrange(max(1, len(k) - 2)), rng.choice([2, 3, 4, 7]))]]
+    queries += [
+        k[i : i + n]
+        for k in rng.sample(keys, 200)
+        for i, n in [(rng.randrange(max(1, len(k) - 2)), rng.choice([2, 3, 4, 7]))]
+    ]
     queries += ["dark", "dragon", "hero", "龙", "魔导", "ドラ", "드래곤", "eb", "ehero"]
     many = 0
     for key in queries:
@@ -147,10 +183,9 @@ def test_substring_matches_from_postings_equal_a_scan_of_every_key(
     assert many >= 3  # the 400-name cap and key order were checked too
 
 
-
-
 def test_partial_prefilter_keeps_every_partial_match(
-    real_index: Index, real_db: Any  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
 ) -> None:
     """The LCS prefilter of the partial pass gives what ``partial_ratio`` against every
     longer name gives (the pass as it was before the prefilter)."""
@@ -168,11 +203,19 @@ def test_partial_prefilter_keeps_every_partial_match(
         lo = bisect_left(lens, len(key) + 1)
         if len(key) < 4 or lo >= len(names):
             continue
-        ref = process.extract(key, names[lo:], scorer=fuzz.partial_ratio, processor=None,
-                              score_cutoff=PARTIAL_CUTOFF, limit=40)  # fmt: skip
-        want = [m for _n, score, pos in ref
-                for m in real_index._matches(kids[lo + pos], None, score * PARTIAL_WEIGHT,
-                                             "fuzzy")]  # fmt: skip
+        ref = process.extract(
+            key,
+            names[lo:],
+            scorer=fuzz.partial_ratio,
+            processor=None,
+            score_cutoff=PARTIAL_CUTOFF,
+            limit=40,
+        )
+        want = [
+            m
+            for _n, score, pos in ref
+            for m in real_index._matches(kids[lo + pos], None, score * PARTIAL_WEIGHT, "fuzzy")
+        ]
         assert real_index._partial(key, None, 10) == want, query
         checked += 1
     assert checked >= 12
@@ -187,15 +230,16 @@ def _tie_typos(db: Any, n: int, seed: int) -> list[str]:
 
 
 def test_filtered_search_equals_the_plain_scan(
-    real_index: Index, real_db: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    real_index: Index,  # noqa: F811
+    real_db: Any,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
 ) -> None:
     """``search`` and ``resolve`` with the character-count filter (``lookup.bag``) give
     exactly what they give when every name of the length window is compared (brute force):
     names, order, scores, for typos of every language and near ties, at two limits."""
     from deckcheck.lookup.bag import Bag
 
-    queries = (_queries(real_db, 80, 53) + _long_typos(real_db, 40, 59)
-               + _tie_typos(real_db, 60, 61))  # fmt: skip
+    queries = _queries(real_db, 80, 53) + _long_typos(real_db, 40, 59) + _tie_typos(real_db, 60, 61)
     narrowed = 0
     real_candidates = Bag.candidates
 
@@ -206,8 +250,10 @@ def test_filtered_search_equals_the_plain_scan(
         return got
 
     monkeypatch.setattr(Bag, "candidates", counting)
-    fast = [(real_index.search(q), real_index.search(q, limit=3), real_index.resolve(q))
-            for q in queries]  # fmt: skip
+    fast = [
+        (real_index.search(q), real_index.search(q, limit=3), real_index.resolve(q))
+        for q in queries
+    ]
     monkeypatch.setattr(Bag, "candidates", lambda self, *a, **k: None)  # compare them all
     ties = 0
     for query, (top10, top3, res) in zip(queries, fast, strict=True):

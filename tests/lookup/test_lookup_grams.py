@@ -60,10 +60,8 @@ def test_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
         for _ in range(150):
             key = _typo(rng, rng.choice(names), alphabet)
             for cutoff in (80.0, 85.0, 88.5, 91.0, 94.9, 97.0):
-                lo, hi = _Scan(key, (names, array("i", range(len(names))), lens)).window(
-                    cutoff)
-                want = [p for p in range(lo, hi)
-                        if fuzz.ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                lo, hi = _Scan(key, (names, array("i", range(len(names))), lens)).window(cutoff)
+                want = [p for p in range(lo, hi) if fuzz.ratio(key, names[p], score_cutoff=cutoff)]
                 got = candidates(key, postings, lens, lo, hi, cutoff)
                 if got is None:
                     continue
@@ -85,8 +83,11 @@ def test_pick_is_the_cheapest_set_of_non_overlapping_grams() -> None:
         cost = [rng.randint(0, 50) for _ in range(len(key) - g + 1)]
         need = rng.randint(0, 5)
         got = _pick(key, g, need, cost)
-        options = [c for c in itertools.combinations(range(len(cost)), need)
-                   if all(b - a >= g for a, b in itertools.pairwise(c))]  # fmt: skip
+        options = [
+            c
+            for c in itertools.combinations(range(len(cost)), need)
+            if all(b - a >= g for a, b in itertools.pairwise(c))
+        ]
         if not options:
             assert got is None
             continue
@@ -126,8 +127,11 @@ def test_partial_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
             key = _typo(rng, name[i : i + rng.randint(3, 12)], alphabet)
             lo = next((p for p, m in enumerate(lens) if m > len(key)), len(names))
             for cutoff in (80.0, 82.4, 85.0, 90.0):
-                want = [p for p in range(lo, len(names))
-                        if fuzz.partial_ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                want = [
+                    p
+                    for p in range(lo, len(names))
+                    if fuzz.partial_ratio(key, names[p], score_cutoff=cutoff)
+                ]
                 got = partial_candidates(key, postings, lo, len(names), cutoff)
                 if got is None:
                     continue
@@ -166,7 +170,8 @@ def test_bag_lanes_are_the_bag_bound_of_every_name() -> None:
         assert list(counts) == [k.count(ch) for k in names], ch
     for ch, (pos, counts) in data["sparse"].items():
         assert [(p, c) for p, c in zip(pos, counts, strict=True)] == [
-            (p, k.count(ch)) for p, k in enumerate(names) if ch in k], ch  # fmt: skip
+            (p, k.count(ch)) for p, k in enumerate(names) if ch in k
+        ], ch
     bag = Bag(len(names), data)
     cjk, _ = _bucket(rng, "龙魔导师黑白青眼灰流丽增殖", 300)
     post = build_postings(cjk, 1)
@@ -177,13 +182,15 @@ def test_bag_lanes_are_the_bag_bound_of_every_name() -> None:
         assert lanes is not None
         q = Counter(key)
         assert list(lanes[: len(names)]) == [
-            sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names], key  # fmt: skip
+            sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names
+        ], key
         key = _typo(rng, rng.choice(cjk), "龙魔导师黑白青眼灰流丽增殖猫")
         lanes = by_postings.lanes(key)
         assert lanes is not None
         q = Counter(key)
-        assert list(lanes[: len(cjk)]) == [
-            sum(c for ch, c in q.items() if ch in k) for k in cjk], key  # fmt: skip
+        assert list(lanes[: len(cjk)]) == [sum(c for ch, c in q.items() if ch in k) for k in cjk], (
+            key
+        )
     assert bag.lanes("a" * 201) is None  # a lane holds at most 255
 
 
@@ -199,8 +206,12 @@ def test_bag_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
     post = build_postings(cjk, 1)
     cases = [
         (latin, latin_lens, Bag(len(latin), build_bag(latin)), "abcdeilnorstéñ1"),
-        (cjk, cjk_lens, Bag(len(cjk), postings=(post["slot"], post["start"], post["post"])),
-         "龙魔导师黑白青眼灰流丽增殖"),
+        (
+            cjk,
+            cjk_lens,
+            Bag(len(cjk), postings=(post["slot"], post["start"], post["post"])),
+            "龙魔导师黑白青眼灰流丽增殖",
+        ),
     ]
     for names, lens, bag, alphabet in cases:
         bucket = (names, array("i", range(len(names))), lens)
@@ -208,8 +219,7 @@ def test_bag_candidates_keep_every_name_that_reaches_the_cutoff() -> None:
             key = _typo(rng, rng.choice(names), alphabet)
             for cutoff in (60.0, 61.5, 66.7, 72.0, 79.0, 85.0, 93.3):
                 lo, hi = _Scan(key, bucket).window(cutoff)
-                want = [p for p in range(lo, hi)
-                        if fuzz.ratio(key, names[p], score_cutoff=cutoff)]  # fmt: skip
+                want = [p for p in range(lo, hi) if fuzz.ratio(key, names[p], score_cutoff=cutoff)]
                 got = bag.candidates(key, lens, lo, hi, cutoff)
                 assert got is not None
                 assert got == sorted(set(got)) and all(lo <= p < hi for p in got), key
@@ -241,7 +251,8 @@ def test_bag_lanes_stay_right_when_kept_lanes_are_dropped(
         assert lanes is not None and len(bag._lanes) <= 3
         q = Counter(key)
         assert list(lanes[: len(names)]) == [
-            sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names], key  # fmt: skip
+            sum(min(c, k.count(ch)) for ch, c in q.items()) for k in names
+        ], key
 
 
 def test_bag_counts_by_position_when_lines_cannot_count() -> None:
@@ -255,7 +266,10 @@ def test_bag_counts_by_position_when_lines_cannot_count() -> None:
         assert not data["dense"]
         for ch, (pos, counts) in data["sparse"].items():
             assert [(p, c) for p, c in zip(pos, counts, strict=True)] == [
-                (p, min(k.count(ch), 255)) for p, k in enumerate(names) if ch in k], ch
+                (p, min(k.count(ch), 255)) for p, k in enumerate(names) if ch in k
+            ], ch
         lens = array("i", [len(k) for k in names])
-        assert Bag(len(names), data).candidates("ab", lens, 0, len(names), 0.0) == [0, 1, 2, 3][
-            : len(names)]  # fmt: skip
+        assert (
+            Bag(len(names), data).candidates("ab", lens, 0, len(names), 0.0)
+            == [0, 1, 2, 3][: len(names)]
+        )

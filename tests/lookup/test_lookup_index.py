@@ -118,7 +118,11 @@ def test_prefix_never_decides_shared_prefix_is_ambiguous(ix: Index) -> None:
     # A unique prefix is a suggestion, never a decision ("Raye" is not "Rayel").
     r = ix.resolve("Crossout")
     assert (r.status, r.card_id, r.candidates[0].card_id, r.candidates[0].how) == (
-        "unknown", None, 401, "prefix")
+        "unknown",
+        None,
+        401,
+        "prefix",
+    )
     r = ix.resolve("Pot of")
     assert r.status == "ambiguous" and r.card_id is None
     assert {101, 102} <= {m.card_id for m in r.candidates}

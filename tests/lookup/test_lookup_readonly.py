@@ -18,8 +18,11 @@ import pytest
 from tests.lookup.test_lookup_warm import _cdb
 
 REPO = Path(__file__).resolve().parent.parent.parent
-DROP_WRITE_CAPS = ["setpriv", "--bounding-set=-dac_override,-dac_read_search",
-                   "--inh-caps=-dac_override,-dac_read_search"]  # fmt: skip
+DROP_WRITE_CAPS = [
+    "setpriv",
+    "--bounding-set=-dac_override,-dac_read_search",
+    "--inh-caps=-dac_override,-dac_read_search",
+]
 
 
 def _prefix() -> list[str]:
@@ -30,12 +33,18 @@ def _prefix() -> list[str]:
     return DROP_WRITE_CAPS
 
 
-def _run(*argv: str, prefix: list[str] | None = None,
-         **env: str) -> subprocess.CompletedProcess[str]:  # fmt: skip
+def _run(
+    *argv: str, prefix: list[str] | None = None, **env: str
+) -> subprocess.CompletedProcess[str]:
     full = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     full.update(env)
-    return subprocess.run([*(prefix or []), sys.executable, "-m", "deckcheck", *argv], env=full,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [*(prefix or []), sys.executable, "-m", "deckcheck", *argv],
+        env=full,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def _read_only(root: Path) -> None:

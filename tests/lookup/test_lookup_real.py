@@ -55,8 +55,7 @@ ASH, POT, MAXX, RAIGEKI, MIRROR = 14558127, 55144522, 23434538, 12580477, 440957
         ("サンダー・ボルト", RAIGEKI, "ja"),
     ],
 )
-def test_exact_names_in_every_language(real_index: Index, query: str, card: int,
-                                       lang: str) -> None:
+def test_exact_names_in_every_language(real_index: Index, query: str, card: int, lang: str) -> None:
     r = real_index.resolve(query)
     assert (r.status, r.card_id) == ("found", card)
     assert r.candidates[0].how == "exact"
@@ -152,8 +151,15 @@ def test_simplified_query_finds_a_traditional_only_spelling(
 
 @pytest.mark.parametrize(
     ("query", "card"),
-    [("imperm", 10045474), ("ash", ASH), ("Maxx C", MAXX), ("CED", 82301904), ("bls", 72989439),
-     ("called by", 24224830), ("增殖的Ｇ", MAXX)],
+    [
+        ("imperm", 10045474),
+        ("ash", ASH),
+        ("Maxx C", MAXX),
+        ("CED", 82301904),
+        ("bls", 72989439),
+        ("called by", 24224830),
+        ("增殖的Ｇ", MAXX),
+    ],
 )
 def test_nicknames(real_index: Index, query: str, card: int) -> None:
     r = real_index.resolve(query)
@@ -185,7 +191,8 @@ def test_nicknames_never_shadow_or_collide(real_index: Index) -> None:
             # nickname is that card's own name, like "raigeki").
             top = real_index.search(n, limit=1)[0]
             assert top.card_id == e["id"], (
-                f"nickname {n!r} of {e['name']} is shadowed by {top.name!r} ({top.how})")
+                f"nickname {n!r} of {e['name']} is shadowed by {top.name!r} ({top.how})"
+            )
             assert top.how == "nickname" or normalize(top.matched) == key, (n, top)
 
 

@@ -17,24 +17,38 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 def _cdb(path: Path, rows: int) -> Path:
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-                 "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-                 "attribute INTEGER)")  # fmt: skip
+    conn.execute(
+        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+        "attribute INTEGER)"
+    )
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-    conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
-                     [(10_000_000 + i,) for i in range(rows)])  # fmt: skip
-    conn.executemany("INSERT INTO texts VALUES (?, ?, '')",
-                     [(10_000_000 + i, f"Warm Card {i}") for i in range(rows)])  # fmt: skip
+    conn.executemany(
+        "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
+        [(10_000_000 + i,) for i in range(rows)],
+    )
+    conn.executemany(
+        "INSERT INTO texts VALUES (?, ?, '')",
+        [(10_000_000 + i, f"Warm Card {i}") for i in range(rows)],
+    )
     conn.commit()
     conn.close()
     return path
 
 
 def _run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, DECKCHECK_HOME=str(home),
-               PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "deckcheck", *argv], env=env,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    env = dict(
+        os.environ,
+        DECKCHECK_HOME=str(home),
+        PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_db_import_builds_the_index_the_first_search_loads(tmp_path: Path) -> None:

@@ -37,11 +37,18 @@ def test_parse_shapes() -> None:
 
 @pytest.mark.parametrize(
     ("text", "term", "why"),
-    [("atk>=abc", "atk>=abc", "whole number"), ("t:foo", "t:foo", "unknown type"),
-     ("attr:blue", "attr:blue", "unknown attribute"), ("zzz:1", "zzz:1", "unknown key"),
-     ("(t:trap", "(", "unclosed"), ("limit:tcg", "limit:tcg", "limit:FAMILY=N"),
-     ("released<20x", "released<20x", "not a date"), ("t:trap or", "or", "nothing after"),
-     ("t>trap", "t>trap", "compared with"), ('"ash', '"ash', "unclosed quote")],
+    [
+        ("atk>=abc", "atk>=abc", "whole number"),
+        ("t:foo", "t:foo", "unknown type"),
+        ("attr:blue", "attr:blue", "unknown attribute"),
+        ("zzz:1", "zzz:1", "unknown key"),
+        ("(t:trap", "(", "unclosed"),
+        ("limit:tcg", "limit:tcg", "limit:FAMILY=N"),
+        ("released<20x", "released<20x", "not a date"),
+        ("t:trap or", "or", "nothing after"),
+        ("t>trap", "t>trap", "compared with"),
+        ('"ash', '"ash', "unclosed quote"),
+    ],
 )
 def test_errors_name_the_term_and_the_reason(text: str, term: str, why: str) -> None:
     with pytest.raises(QueryError) as exc:
@@ -51,7 +58,7 @@ def test_errors_name_the_term_and_the_reason(text: str, term: str, why: str) -> 
 
 def test_plain_names_are_not_queries() -> None:
     assert not is_query("ash blossom") and not is_query("Blue-Eyes White Dragon")
-    assert not is_query("Maxx \"C\"") and not is_query("-")
+    assert not is_query('Maxx "C"') and not is_query("-")
     assert is_query("t:trap") and is_query("ash or veiler") and is_query("-t:spell")
 
 
@@ -74,50 +81,77 @@ def _expected(db_path: Path, where: str) -> set[int]:
 
 @pytest.mark.parametrize(
     ("query", "where"),
-    [("t:synchro attr:dark atk>=2500",
-      f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} AND attribute = {DARK} AND atk >= 2500"),
-     ("t:trap", "kind = 'trap'"),
-     ("link:3", f"type_bits & {MONSTER} AND type_bits & {LINK} AND (level & 65535) = 3"),
-     ("lv:4 race:dragon", f"type_bits & {MONSTER} AND NOT type_bits & {LINK | XYZ} "
-                          "AND (level & 65535) = 4 AND race & 8192"),
-     ("def<1000 -t:link", f"type_bits & {MONSTER} AND NOT type_bits & {LINK} AND def < 1000"),
-     ("scale>=5", f"type_bits & {PENDULUM} AND ((level >> 24) & 255) >= 5"),
-     ("t:trap or t:synchro", f"kind = 'trap' OR (type_bits & {SYNCHRO})")],
+    [
+        (
+            "t:synchro attr:dark atk>=2500",
+            f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} AND attribute = {DARK}"
+            " AND atk >= 2500",
+        ),
+        ("t:trap", "kind = 'trap'"),
+        ("link:3", f"type_bits & {MONSTER} AND type_bits & {LINK} AND (level & 65535) = 3"),
+        (
+            "lv:4 race:dragon",
+            f"type_bits & {MONSTER} AND NOT type_bits & {LINK | XYZ} "
+            "AND (level & 65535) = 4 AND race & 8192",
+        ),
+        ("def<1000 -t:link", f"type_bits & {MONSTER} AND NOT type_bits & {LINK} AND def < 1000"),
+        ("scale>=5", f"type_bits & {PENDULUM} AND ((level >> 24) & 255) >= 5"),
+        ("t:trap or t:synchro", f"kind = 'trap' OR (type_bits & {SYNCHRO})"),
+    ],
 )
-def test_query_matches_the_cards_table(real_db: Any, real_index: Any, query: str,  # noqa: F811
-                                       where: str) -> None:
+def test_query_matches_the_cards_table(
+    real_db: Any,
+    real_index: Any,
+    query: str,  # noqa: F811
+    where: str,
+) -> None:
     got = {r.id for r in search.run(query, real_db, real_index, dt.date(2026, 8, 1))}
     want = _expected(real_db.path, where)
     assert want and got == want
 
 
 def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None:  # noqa: F811
-    res = CliRunner().invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500", "--limit",
-                                   "0", "-o", "json"], standalone_mode=False)
+    res = CliRunner().invoke(
+        cli,
+        ["card", "search", "t:synchro attr:dark atk>=2500", "--limit", "0", "-o", "json"],
+        standalone_mode=False,
+    )
     assert res.return_value == 0
     data = json.loads(res.stdout)
     cards = data["cards"]
-    want = _expected(real_db.path, f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} "
-                                   f"AND attribute = {DARK} AND atk >= 2500")
+    want = _expected(
+        real_db.path,
+        f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} AND attribute = {DARK} AND atk >= 2500",
+    )
     assert {c["id"] for c in cards} == want and data["total"] == len(want)
-    assert all(c["attribute"] == "DARK" and "synchro" in c["type"] and c["atk"] >= 2500
-               for c in cards)
-    text = CliRunner().invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500"],
-                              standalone_mode=False).stdout.splitlines()
+    assert all(
+        c["attribute"] == "DARK" and "synchro" in c["type"] and c["atk"] >= 2500 for c in cards
+    )
+    text = (
+        CliRunner()
+        .invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500"], standalone_mode=False)
+        .stdout.splitlines()
+    )
     assert text[0].split() == ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"]
     assert len(text) == 11  # header + the default --limit of 10
 
 
 @pytest.fixture
-def on_real_home(lookup_home_dir: Path, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
-                 tmp_path: Path) -> Path:
+def on_real_home(
+    lookup_home_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    tmp_path: Path,
+) -> Path:
     monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
     monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path / "cache"))
     return lookup_home_dir
 
 
-def test_list_and_format_terms(on_real_home: Path, real_db: Any,  # noqa: F811
-                               real_index: Any) -> None:  # noqa: F811
+def test_list_and_format_terms(
+    on_real_home: Path,
+    real_db: Any,  # noqa: F811
+    real_index: Any,
+) -> None:  # noqa: F811
     from deckcheck.formats.catalog import ListStore
 
     day = dt.date(2026, 8, 1)
@@ -130,15 +164,13 @@ def test_list_and_format_terms(on_real_home: Path, real_db: Any,  # noqa: F811
     assert limited == {r for r in limited if tcg.limit_of(r) == 1} and limited
     pool = {r.id for r in search.run("f:tcg t:spell", real_db, real_index, day)}
     assert 55144522 in pool  # Pot of Greed: in the pool (Forbidden is a list status)
-    assert 55144522 not in {r.id for r in search.run("legal:tcg t:spell", real_db, real_index,
-                                                     day)}
+    assert 55144522 not in {r.id for r in search.run("legal:tcg t:spell", real_db, real_index, day)}
     rush = {r.id for r in search.run("f:tcg", real_db, real_index, day)}
     assert not any(c >= 160000000 and c < 170000000 for c in rush)
 
 
 def test_released_without_release_data_says_so(real_db: Any, real_index: Any) -> None:  # noqa: F811
     notes: list[str] = []
-    search.run("released<2010-01-01 t:trap", real_db, real_index, dt.date(2026, 8, 1),
-               notes.append)
+    search.run("released<2010-01-01 t:trap", real_db, real_index, dt.date(2026, 8, 1), notes.append)
     if not callable(getattr(real_db, "first_release", None)):
         assert notes and "release data is not installed" in notes[0]

@@ -178,8 +178,6 @@ def reader_outcome(read: Callable[[], Any], kinds: tuple[type, ...], reader: str
     return got
 
 
-
-
 # --------------------------------------------------------------------------- YAML lists
 
 _SCALAR = st.one_of(
@@ -390,12 +388,16 @@ def test_deck_bytes_long(data: bytes, kind: str | None) -> None:
 # charset-normalizer path).
 _NAMES = ["灰流うらら", "増殖するＧ", "強欲な壺", "灰流丽", "强欲之壶", "灰流麗", "Pot of Greed"]
 _LEGACY = st.tuples(
-    st.lists(st.tuples(st.integers(-5, 1500), st.sampled_from(_NAMES), st.text(max_size=8)),
-             max_size=12),
+    st.lists(
+        st.tuples(st.integers(-5, 1500), st.sampled_from(_NAMES), st.text(max_size=8)), max_size=12
+    ),
     st.sampled_from(["shift_jis", "gbk", "big5", "euc_kr", "cp1252", "utf-8", "utf-16"]),
     _OPS,
-).map(lambda t: mutate("\n".join(f"{n} {name}{x}" for n, name, x in t[0])
-                       .encode(t[1], "ignore"), t[2]))
+).map(
+    lambda t: mutate(
+        "\n".join(f"{n} {name}{x}" for n, name, x in t[0]).encode(t[1], "ignore"), t[2]
+    )
+)
 
 
 @pytest.mark.fuzz

@@ -29,18 +29,32 @@ def work(tmp_path: Path) -> Path:
 
 _REAL_VECTORS = (
     sorted((SHARED_DATA / "banlists" / "yaml-yugi-limit-regulation").glob("*/*.vector.json"))[:12]
-    if SHARED_DATA is not None else []
+    if SHARED_DATA is not None
+    else []
 )
-_KEY = st.one_of(st.integers(-5, 2**40).map(str), st.text(max_size=8),
-                 st.sampled_from(["4007", "16113", "0", "-1", "1e3", " 12", "١٢"]))  # fmt: skip
-_COUNT = st.one_of(st.integers(-2, 200), st.none(), st.booleans(), st.floats(),
-                   st.text(max_size=4), st.lists(st.integers(), max_size=2))  # fmt: skip
+_KEY = st.one_of(
+    st.integers(-5, 2**40).map(str),
+    st.text(max_size=8),
+    st.sampled_from(["4007", "16113", "0", "-1", "1e3", " 12", "١٢"]),
+)
+_COUNT = st.one_of(
+    st.integers(-2, 200),
+    st.none(),
+    st.booleans(),
+    st.floats(),
+    st.text(max_size=4),
+    st.lists(st.integers(), max_size=2),
+)
 _VECTOR_DOC = st.fixed_dictionaries(
     {},
     optional={
         "date": st.one_of(st.dates().map(str), st.text(max_size=12), st.integers(), st.none()),
-        "regulation": st.one_of(st.dictionaries(_KEY, _COUNT, max_size=20), st.lists(_COUNT),
-                                st.text(max_size=5), st.none()),  # fmt: skip
+        "regulation": st.one_of(
+            st.dictionaries(_KEY, _COUNT, max_size=20),
+            st.lists(_COUNT),
+            st.text(max_size=5),
+            st.none(),
+        ),
         "x": st.text(max_size=5),
     },
 ).map(lambda d: json.dumps(d).encode())
@@ -65,8 +79,9 @@ def _vector_file(work: Path, data: bytes) -> None:
     p = fresh(folder, ".vector.json")
     p.write_bytes(data)
     try:
-        reader_outcome(lambda: official.read_vector(p, _konami), (official.OfficialList,),
-                       "vector JSON")  # fmt: skip
+        reader_outcome(
+            lambda: official.read_vector(p, _konami), (official.OfficialList,), "vector JSON"
+        )
     finally:
         p.unlink()
 
@@ -77,13 +92,20 @@ test_vector_json, test_vector_json_long = fuzz(_VECTOR_BYTES, quick=100)(_vector
 # --------------------------------------------------------------------------- cards.cdb
 
 # "id PRIMARY KEY" without a type: any value fits, as in a cdb some other tool wrote
-_DATAS = ("CREATE TABLE datas (id PRIMARY KEY, ot INTEGER, alias INTEGER, "
-          "setcode INTEGER, type INTEGER, atk INTEGER, def INTEGER, level INTEGER, "
-          "race INTEGER, attribute INTEGER, category INTEGER)")  # fmt: skip
+_DATAS = (
+    "CREATE TABLE datas (id PRIMARY KEY, ot INTEGER, alias INTEGER, "
+    "setcode INTEGER, type INTEGER, atk INTEGER, def INTEGER, level INTEGER, "
+    "race INTEGER, attribute INTEGER, category INTEGER)"
+)
 _TEXTS = "CREATE TABLE texts (id PRIMARY KEY, name TEXT, desc TEXT)"
-_CELL = st.one_of(st.integers(-(2**63), 2**63 - 1), st.integers(0, 2**32), st.none(),
-                  st.floats(allow_nan=False), st.text(max_size=12),
-                  st.binary(max_size=8))  # fmt: skip
+_CELL = st.one_of(
+    st.integers(-(2**63), 2**63 - 1),
+    st.integers(0, 2**32),
+    st.none(),
+    st.floats(allow_nan=False),
+    st.text(max_size=12),
+    st.binary(max_size=8),
+)
 _ROW = st.tuples(st.one_of(st.integers(0, 2**33), _CELL), *([_CELL] * 10))
 _CDB_SPEC = st.tuples(
     st.lists(_ROW, max_size=6),
@@ -113,10 +135,20 @@ def _build_cdb(path: Path, spec: tuple[Any, ...]) -> None:
 def _seed_cdb(work: Path) -> bytes:
     p = work / "seed.cdb"
     if not p.exists():
-        _build_cdb(p, ([(55144522, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0),
-                        (14558127, 3, 0, 0, 33, 0, 1800, 3, 8192, 8, 0)],
-                       [(55144522, "Pot of Greed", "Draw 2."),
-                        (14558127, "Ash Blossom & Joyous Spring", "")], "both"))  # fmt: skip
+        _build_cdb(
+            p,
+            (
+                [
+                    (55144522, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0),
+                    (14558127, 3, 0, 0, 33, 0, 1800, 3, 8192, 8, 0),
+                ],
+                [
+                    (55144522, "Pot of Greed", "Draw 2."),
+                    (14558127, "Ash Blossom & Joyous Spring", ""),
+                ],
+                "both",
+            ),
+        )
     return p.read_bytes()
 
 
@@ -135,8 +167,9 @@ def _cdb_file(work: Path, case: tuple[str, Any]) -> None:
         p.write_bytes(mutate(_seed_cdb(work), what))
     db = work / "scratch" / f"{p.stem}.sqlite3"
     try:
-        reader_outcome(lambda: import_files([p], db_path=db, lock=False, replace=True),
-                       (ImportSummary,), "cdb")  # fmt: skip
+        reader_outcome(
+            lambda: import_files([p], db_path=db, lock=False, replace=True), (ImportSummary,), "cdb"
+        )
     finally:
         p.unlink(missing_ok=True)
         db.unlink(missing_ok=True)

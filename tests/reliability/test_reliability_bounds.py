@@ -18,8 +18,10 @@ from deckcheck.cli import main
 from tests._http import serving
 
 REPO = Path(__file__).resolve().parent.parent.parent
-DATAS = ("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, type INTEGER, "
-         "atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER)")  # fmt: skip
+DATAS = (
+    "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, type INTEGER, "
+    "atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER)"
+)
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -29,27 +31,35 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def cdb(path: Path, *, datas: str | None = DATAS, texts: str | None = None,
-        rows: int = 2) -> Path:  # fmt: skip
+def cdb(path: Path, *, datas: str | None = DATAS, texts: str | None = None, rows: int = 2) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
     if datas:
         conn.execute(datas)
         if datas == DATAS:
-            conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
-                             [(10_000_000 + i,) for i in range(rows)])  # fmt: skip
+            conn.executemany(
+                "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
+                [(10_000_000 + i,) for i in range(rows)],
+            )
     conn.execute(texts or "CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
     if not texts:
-        conn.executemany("INSERT INTO texts VALUES (?, ?, '')",
-                         [(10_000_000 + i, f"Card {i}") for i in range(rows)])  # fmt: skip
+        conn.executemany(
+            "INSERT INTO texts VALUES (?, ?, '')",
+            [(10_000_000 + i, f"Card {i}") for i in range(rows)],
+        )
     conn.commit()
     conn.close()
     return path
 
 
 def run(argv: list[str], timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "deckcheck", *argv], env=_env(**env),
-                          capture_output=True, text=True, timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "deckcheck", *argv],
+        env=_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
@@ -63,11 +73,14 @@ def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:
 
 
 def test_recursive_view_named_datas_is_refused_at_once(tmp_path: Path) -> None:
-    p = cdb(tmp_path / "v" / "cards.cdb", datas=(
-        "CREATE VIEW datas AS WITH RECURSIVE r(id, ot, alias, type, atk, def, level, race, "
-        "attribute) AS (SELECT 1, 1, 0, 1, 0, 0, 0, 0, 0 UNION ALL SELECT id + 1, 1, 0, 1, 0, "
-        "0, 0, 0, 0 FROM r) SELECT * FROM r"
-    ))  # fmt: skip
+    p = cdb(
+        tmp_path / "v" / "cards.cdb",
+        datas=(
+            "CREATE VIEW datas AS WITH RECURSIVE r(id, ot, alias, type, atk, def, level, race, "
+            "attribute) AS (SELECT 1, 1, 0, 1, 0, 0, 0, 0, 0 UNION ALL SELECT id + 1, 1, 0, 1, 0, "
+            "0, 0, 0, 0 FROM r) SELECT * FROM r"
+        ),
+    )
     # before: the importer read the endless view until killed
     _one_error(run(["db", "import", str(p)], timeout=60), "missing table datas")
 
@@ -164,8 +177,11 @@ def hostile() -> Iterator[tuple[str, type[_Hostile]]]:
 
 
 def _snapshot(home: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(home)): p.read_bytes()
-            for p in sorted(home.rglob("*")) if p.is_file() and "cache" not in p.parts}  # fmt: skip
+    return {
+        str(p.relative_to(home)): p.read_bytes()
+        for p in sorted(home.rglob("*"))
+        if p.is_file() and "cache" not in p.parts
+    }
 
 
 def test_dripping_server_is_given_up_in_bounded_time(
@@ -178,8 +194,12 @@ def test_dripping_server_is_given_up_in_bounded_time(
     before = _snapshot(isolated_home)
     t0 = time.monotonic()
     # before: it kept reading until killed (150 s in the issue); the timeout here is the bound
-    r = run(["update", "--source", url], timeout=60, DECKCHECK_UPDATE_STALL_SECONDS="3",
-            DECKCHECK_UPDATE_FILE_SECONDS="8")  # fmt: skip
+    r = run(
+        ["update", "--source", url],
+        timeout=60,
+        DECKCHECK_UPDATE_STALL_SECONDS="3",
+        DECKCHECK_UPDATE_FILE_SECONDS="8",
+    )
     took = time.monotonic() - t0
     _one_error(r, "stalled: ")
     assert took < 45
@@ -191,8 +211,12 @@ def test_file_deadline_ends_retries_too(
 ) -> None:
     url, _ = hostile
     # the stall rule off: the per-file deadline alone ends the drip
-    r = run(["update", "--source", url], timeout=60, DECKCHECK_UPDATE_STALL_SECONDS="1000",
-            DECKCHECK_UPDATE_FILE_SECONDS="4")  # fmt: skip
+    r = run(
+        ["update", "--source", url],
+        timeout=60,
+        DECKCHECK_UPDATE_STALL_SECONDS="1000",
+        DECKCHECK_UPDATE_FILE_SECONDS="4",
+    )
     _one_error(r, "gave up after 4 s on this file")
 
 
@@ -222,7 +246,7 @@ def test_fuzzy_lookups_per_deck_are_bounded(monkeypatch: pytest.MonkeyPatch) -> 
             calls.append(query)
             return index.resolve(query)
 
-    text = "3 Pot of Greed\n" + "".join(f"1 Qzxv{i} Wyrm\n" for i in range(8)) + "1 Maxx \"C\"\n"
+    text = "3 Pot of Greed\n" + "".join(f"1 Qzxv{i} Wyrm\n" for i in range(8)) + '1 Maxx "C"\n'
     d = resolve.resolve_deck(decks.read_string(text, "l.txt"), db, Counting())
     msgs = [f.message for f in d.findings]
     # every line past the budget is reported, a real card too (Maxx "C"): never dropped
@@ -237,8 +261,9 @@ def test_fuzzy_lookups_per_deck_are_bounded(monkeypatch: pytest.MonkeyPatch) -> 
 def test_read_only_home_caches_the_lookup_index_elsewhere(tmp_path: Path) -> None:
     ro = tmp_path / "ro"
     ro.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(ro)],
-                       capture_output=True)  # fmt: skip
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", str(ro)], capture_output=True
+    )
     if r.returncode != 0:
         pytest.skip("mounting a tmpfs is not permitted here (needs root / CAP_SYS_ADMIN)")
     try:

@@ -49,8 +49,10 @@ def test_use_color(monkeypatch, choice: str, env: dict[str, str], tty: bool, wan
 def _validate(capsys, monkeypatch, *args: str, env: dict[str, str] | None = None) -> str:
     from deckcheck.formats.importer import import_lflists
 
-    import_lflists([FIXTURES / "hostile" / "tiny.lflist.conf"],
-                   dest=Path(os.environ["DECKCHECK_HOME"]) / "banlists")  # fmt: skip
+    import_lflists(
+        [FIXTURES / "hostile" / "tiny.lflist.conf"],
+        dest=Path(os.environ["DECKCHECK_HOME"]) / "banlists",
+    )
     for var in ("NO_COLOR", "FORCE_COLOR"):
         monkeypatch.delenv(var, raising=False)
     for k, v in (env or {}).items():
@@ -62,8 +64,9 @@ def _validate(capsys, monkeypatch, *args: str, env: dict[str, str] | None = None
 
 def test_global_color_option(capsys, monkeypatch) -> None:
     assert "\x1b[" in _validate(capsys, monkeypatch, "--color", "always")
-    assert "\x1b[" not in _validate(capsys, monkeypatch, "--color", "never",
-                                    env={"FORCE_COLOR": "1"})  # fmt: skip
+    assert "\x1b[" not in _validate(
+        capsys, monkeypatch, "--color", "never", env={"FORCE_COLOR": "1"}
+    )
     assert "\x1b[" in _validate(capsys, monkeypatch, env={"FORCE_COLOR": "1"})
     assert "\x1b[" not in _validate(capsys, monkeypatch)  # captured: not a terminal
 
@@ -77,9 +80,12 @@ def test_empty_no_color_on_a_real_terminal(isolated_home: Path) -> None:
 
     def on_tty(extra: dict[str, str]) -> bytes:
         master, slave = pty.openpty()
-        p = subprocess.Popen([sys.executable, "-m", "deckcheck", "validate", "--date",
-                              "2021-01-01", str(DECK)], stdout=slave, stderr=subprocess.DEVNULL,
-                             env={**env, **extra})  # fmt: skip
+        p = subprocess.Popen(
+            [sys.executable, "-m", "deckcheck", "validate", "--date", "2021-01-01", str(DECK)],
+            stdout=slave,
+            stderr=subprocess.DEVNULL,
+            env={**env, **extra},
+        )
         os.close(slave)
         chunks = []
         while True:

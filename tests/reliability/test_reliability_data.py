@@ -39,8 +39,10 @@ def run_together(argvs: list[list[str]], go: Path, timeout: float = 120) -> list
     """Start one process per argv, release them at once, return their exit codes."""
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _BARRIER, str(go), *argv], env=_env(),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            [sys.executable, "-c", _BARRIER, str(go), *argv],
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
         )
         for argv in argvs
     ]
@@ -125,8 +127,12 @@ def list_versions(home: Path) -> set[str]:
 
 def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *argv], env=_env(), capture_output=True, text=True,
-        timeout=120, **kw,  # type: ignore[arg-type]
+        [sys.executable, "-m", "deckcheck", *argv],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -170,8 +176,11 @@ def test_banlist_import_waits_for_an_update_holding_the_lock(
     conf.write_text(lflist_text(0, lists=1, entries=3))
     with staging.home_lock():  # what `deckcheck update` holds for its whole run
         p = subprocess.Popen(
-            [sys.executable, "-m", "deckcheck", "banlist", "import", str(conf)], env=_env(),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [sys.executable, "-m", "deckcheck", "banlist", "import", str(conf)],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         time.sleep(3)
         assert p.poll() is None  # waiting, not writing into the folder the update swaps
@@ -198,13 +207,16 @@ def tiny_mirror(root: Path) -> Path:
             p.write_text(f"!2026.01 {fam}\n55144522 0 -- Pot of Greed\n")
             continue
         conn = sqlite3.connect(p)
-        conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-                     "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-                     "attribute INTEGER)")  # fmt: skip
+        conn.execute(
+            "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+            "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+            "attribute INTEGER)"
+        )
         conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
         rows = [(55144522, "Pot of Greed"), (14558127, "Ash Blossom & Joyous Spring")]
-        conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)",
-                         [(i,) for i, _ in rows])  # fmt: skip
+        conn.executemany(
+            "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)", [(i,) for i, _ in rows]
+        )
         conn.executemany("INSERT INTO texts VALUES (?, ?, '')", rows)
         conn.commit()
         conn.close()
@@ -219,10 +231,12 @@ def test_banlist_import_during_update_is_kept(
     conf = tmp_path / "house.lflist.conf"
     conf.write_text("!2026.02 House\n14558127 1\n")
     codes = run_together(
-        [["update", "--source", str(mirror), "--force"],
-         ["banlist", "import", str(conf), "--family", "house"]],
+        [
+            ["update", "--source", str(mirror), "--force"],
+            ["banlist", "import", str(conf), "--family", "house"],
+        ],
         tmp_path / "go",
-    )  # fmt: skip
+    )
     assert codes == [0, 0]
     assert (isolated_home / "banlists" / "house" / "2026-02-01.yaml").is_file()
     assert (isolated_home / "banlists" / "tcg").is_dir()
@@ -230,8 +244,9 @@ def test_banlist_import_during_update_is_kept(
 
 def _mounted_tmpfs(path: Path, size: str) -> bool:
     path.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
-                       capture_output=True)  # fmt: skip
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)], capture_output=True
+    )
     return r.returncode == 0
 
 
@@ -281,7 +296,9 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
         src = rng.choice([old, new])
         p = subprocess.Popen(
             [sys.executable, "-m", "deckcheck", "banlist", "import", str(src)],
-            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         time.sleep(rng.uniform(0.05, whole))
         p.send_signal(signal.SIGKILL)
@@ -298,10 +315,16 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
 # --------------------------------------------------------------------------- silent drops
 
 
-@pytest.mark.parametrize("line", [
-    "1500 Ash Blossom & Joyous Spring", "Ash Blossom & Joyous Spring x1500",
-    "x1000 Ash Blossom & Joyous Spring", "12000x Ash Blossom & Joyous Spring", "灰流丽 x1500",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "line",
+    [
+        "1500 Ash Blossom & Joyous Spring",
+        "Ash Blossom & Joyous Spring x1500",
+        "x1000 Ash Blossom & Joyous Spring",
+        "12000x Ash Blossom & Joyous Spring",
+        "灰流丽 x1500",
+    ],
+)
 def test_text_counts_over_999_are_reported(line: str) -> None:
     d = decks.read_string(f"Main Deck\n3 Pot of Greed\n{line}\n", source="l.txt")
     assert [e.query for e in d.entries()] == ["Pot of Greed"]
@@ -312,8 +335,10 @@ def test_text_counts_over_999_are_reported(line: str) -> None:
 def test_text_counts_up_to_999_and_passcode_lines_still_read() -> None:
     d = decks.read_string("999 Ash Blossom\n46986415 Dark Magician\n12345678 (note)\n", "l.txt")
     assert [(e.count, e.query, e.card_id) for e in d.entries()] == [
-        (999, "Ash Blossom", None), (1, "46986415 Dark Magician", None), (1, None, 12345678),
-    ]  # fmt: skip
+        (999, "Ash Blossom", None),
+        (1, "46986415 Dark Magician", None),
+        (1, None, 12345678),
+    ]
     assert d.findings == []
 
 
@@ -397,9 +422,11 @@ def _custom_cdb(path: Path) -> Path:
     import sqlite3
 
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-                 "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-                 "attribute INTEGER)")  # fmt: skip
+    conn.execute(
+        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+        "attribute INTEGER)"
+    )
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
     conn.execute("INSERT INTO datas VALUES (99999001, 3, 0, 17, 0, 0, 4, 1, 1)")
     conn.execute("INSERT INTO texts VALUES (99999001, 'My House Dragon', '')")
@@ -429,9 +456,7 @@ def test_update_force_keeps_cards_added_with_db_import(
     assert f"{custom}: imported with 'db import' but gone" in capsys.readouterr().err
 
 
-def test_killed_updates_leave_old_or_new_and_no_litter(
-    tmp_path: Path, isolated_home: Path
-) -> None:
+def test_killed_updates_leave_old_or_new_and_no_litter(tmp_path: Path, isolated_home: Path) -> None:
     import random
     import signal
     import sqlite3
@@ -468,11 +493,15 @@ def test_killed_updates_leave_old_or_new_and_no_litter(
     for _ in range(24):
         before = state()
         src = rng.choice([old, new])
-        after = (src == new, tuple(sorted({*before[1], "2026-03-01.yaml"} if src == new
-                                          else before[1])))  # fmt: skip
+        after = (
+            src == new,
+            tuple(sorted({*before[1], "2026-03-01.yaml"} if src == new else before[1])),
+        )
         p = subprocess.Popen(
             [sys.executable, "-m", "deckcheck", "update", "--source", str(src), "--force"],
-            env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=_env(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         time.sleep(rng.uniform(0.05, whole))
         p.send_signal(signal.SIGKILL)

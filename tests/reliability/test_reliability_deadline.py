@@ -22,10 +22,13 @@ def heavy_mirror(root: Path, rows: int = 300_000) -> Path:
     tiny_mirror(root)
     p = root / "ProjectIgnis" / "BabelCDB" / "cards.cdb"
     conn = sqlite3.connect(p)
-    conn.executemany("INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 4, 1, 1)",
-                     [(20_000_000 + i,) for i in range(rows)])  # fmt: skip
-    conn.executemany("INSERT INTO texts VALUES (?, ?, '')",
-                     [(20_000_000 + i, f"Card {i}") for i in range(rows)])  # fmt: skip
+    conn.executemany(
+        "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 4, 1, 1)",
+        [(20_000_000 + i,) for i in range(rows)],
+    )
+    conn.executemany(
+        "INSERT INTO texts VALUES (?, ?, '')", [(20_000_000 + i, f"Card {i}") for i in range(rows)]
+    )
     conn.commit()
     conn.close()
     return root
@@ -46,8 +49,7 @@ def test_overall_deadline_covers_the_import(
     t0 = time.monotonic()
     # the download takes a second or so; the import of 300,000 cards far longer: the
     # 4-second deadline falls inside the import (before: exit 0 after the whole import)
-    r = run(["update", "--source", served, "--force"], timeout=120,
-            DECKCHECK_UPDATE_SECONDS="4")
+    r = run(["update", "--source", served, "--force"], timeout=120, DECKCHECK_UPDATE_SECONDS="4")
     took = time.monotonic() - t0
     _one_error(r, "went past its deadline")
     assert "nothing was changed" in r.stderr

@@ -32,8 +32,9 @@ def build(capsys, src: Path, *pre: str) -> tuple[int, list[int], str]:
         (ZH, "gbk", [ASH] * 3 + [POT], "gb18030"),
     ],
 )
-def test_legacy_encoding_is_detected(capsys, tmp_path: Path, text: str, encoding: str,
-                                     want: list[int], detected: str) -> None:  # fmt: skip
+def test_legacy_encoding_is_detected(
+    capsys, tmp_path: Path, text: str, encoding: str, want: list[int], detected: str
+) -> None:
     src = tmp_path / "list.txt"
     src.write_bytes(text.encode(encoding))
     rc, ids, err = build(capsys, src)

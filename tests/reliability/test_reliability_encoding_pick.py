@@ -85,5 +85,6 @@ def test_deck_add_on_a_short_gbk_list_writes_gbk_back(capsys, tmp_path: Path) ->
     capsys.readouterr()
     out = tmp_path / "o.ydk"
     assert main(["build", str(src), "--out", str(out)]) == 0
-    assert sorted(int(x) for x in out.read_text().split() if x.isdigit()) == sorted([ASH] * 3
-                                                                                   + [POT])
+    assert sorted(int(x) for x in out.read_text().split() if x.isdigit()) == sorted(
+        [ASH] * 3 + [POT]
+    )

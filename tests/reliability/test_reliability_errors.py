@@ -19,8 +19,10 @@ from deckcheck.errors import EXIT_ERROR, EXIT_OK
 from tests.conftest import FIXTURES
 
 TINY = FIXTURES / "hostile" / "tiny.lflist.conf"
-DATAS = ("CREATE TABLE datas (id, ot, alias, setcode, type, atk, def, level, race, attribute, "
-         "category)")  # no column types: SQLite then keeps whatever type each value has
+DATAS = (
+    "CREATE TABLE datas (id, ot, alias, setcode, type, atk, def, level, race, attribute, "
+    "category)"
+)  # no column types: SQLite then keeps whatever type each value has
 TEXTS = "CREATE TABLE texts (id, name, desc)"
 
 
@@ -57,6 +59,7 @@ GOOD = (46986414, 3, 0, 0x11)
 
 # --- lflist numbers -----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("line", ["1" * 5000 + " 0 --x", "14558127 " + "1" * 5000 + " --x"])
 def test_lflist_number_over_int_limit(capsys, tmp_path: Path, line: str) -> None:
     p = tmp_path / "big.lflist.conf"
@@ -75,6 +78,7 @@ def test_empty_lflist_is_an_error_not_zero_lists(capsys, tmp_path: Path, text: s
 
 
 # --- cdb column types ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("datas", "texts", "words"),
@@ -124,6 +128,7 @@ def test_db_import_proc_self_mem(capsys) -> None:
 
 # --- arguments and environment ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cmd", [["card", "search"], ["card", "show"]])
 @pytest.mark.parametrize("kind", ["json", "text"])
 def test_card_query_not_utf8(capsys, cmd: list[str], kind: str) -> None:
@@ -171,9 +176,11 @@ def test_written_files_follow_the_umask(capsys, tmp_path: Path, isolated_home: P
 
 # --- corrupt database ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("garbage", [os.urandom(4096), b"SQLite format 3\x00" + b"x" * 4096])
-def test_corrupt_database_advice_works(capsys, tmp_path: Path, isolated_home: Path,
-                                       garbage: bytes) -> None:  # fmt: skip
+def test_corrupt_database_advice_works(
+    capsys, tmp_path: Path, isolated_home: Path, garbage: bytes
+) -> None:
     db = isolated_home / "cards.sqlite3"
     isolated_home.mkdir(parents=True, exist_ok=True)
     db.write_bytes(garbage)
@@ -181,8 +188,13 @@ def test_corrupt_database_advice_works(capsys, tmp_path: Path, isolated_home: Pa
     rc, _, err = run(capsys, "card", "show", "46986414")
     line = one_error(rc, err, "db reset", "db import --replace")
     rc, _, err = run(capsys, "db", "import", str(good))  # extending it fails: says what works
-    one_error(rc, err, "corrupt" if garbage.startswith(b"SQLite") else "not SQLite",
-              "db import --replace", "db reset")
+    one_error(
+        rc,
+        err,
+        "corrupt" if garbage.startswith(b"SQLite") else "not SQLite",
+        "db import --replace",
+        "db reset",
+    )
     assert line
     rc, _, err = run(capsys, "db", "import", "--replace", str(good))
     assert rc == EXIT_OK, err
@@ -201,11 +213,15 @@ def test_corrupt_database_advice_works(capsys, tmp_path: Path, isolated_home: Pa
 
 # --- full disk and read-only home (a small tmpfs) -----------------------------------------
 
+
 @contextlib.contextmanager
 def tmpfs(where: Path, size: str) -> Iterator[Path]:
     where.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True,
+        text=True,
+    )
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip() or r.returncode}")
     try:
@@ -227,8 +243,11 @@ def big_lflist(path: Path, n: int = 4000) -> Path:
 
 
 def big_cdb(path: Path, n: int = 3000) -> Path:
-    return cdb(path, [(10000000 + i, 3, 0, 0x11) for i in range(n)],
-               [(10000000 + i, f"Card {i} " + "y" * 200) for i in range(n)])
+    return cdb(
+        path,
+        [(10000000 + i, 3, 0, 0x11) for i in range(n)],
+        [(10000000 + i, f"Card {i} " + "y" * 200) for i in range(n)],
+    )
 
 
 def test_full_disk(capsys, tmp_path: Path, monkeypatch) -> None:
@@ -249,8 +268,9 @@ def test_full_disk(capsys, tmp_path: Path, monkeypatch) -> None:
         monkeypatch.setenv("DECKCHECK_HOME", str(tmp_path / "home2"))
         rc, _, err = run(capsys, "banlist", "import", str(src_list))
         assert rc == EXIT_OK, err
-        rc, _, err = run(capsys, "banlist", "export", "tcg@2024-01-01", "--out",
-                         str(small / "x.conf"))
+        rc, _, err = run(
+            capsys, "banlist", "export", "tcg@2024-01-01", "--out", str(small / "x.conf")
+        )
         one_error(rc, err, "x.conf", "No space left on device")
         assert not (small / "x.conf").exists()
 
@@ -272,8 +292,9 @@ def test_read_only_home(capsys, tmp_path: Path, monkeypatch) -> None:
         one_error(rc, err)
         rc, out, err = run(capsys, "banlist", "export", "tcg@2020-01-01")
         assert rc == EXIT_OK and out.startswith("#[2020.01 TCG]"), err
-        rc, _, err = run(capsys, "banlist", "export", "tcg@2020-01-01", "--out",
-                         str(home / "x.conf"))
+        rc, _, err = run(
+            capsys, "banlist", "export", "tcg@2020-01-01", "--out", str(home / "x.conf")
+        )
         one_error(rc, err, "x.conf", "Read-only file system")
 
 
@@ -284,7 +305,7 @@ def test_an_error_is_one_line_whatever_its_file_name_or_library_said(
     # schema) holding a line break or a terminal escape is shown escaped: still one line.
     from deckcheck.errors import InputError
 
-    text = str(InputError("near \"\r\n\": syntax error \x1b[2J\u2028", where="a\rb.cdb"))
+    text = str(InputError('near "\r\n": syntax error \x1b[2J\u2028', where="a\rb.cdb"))
     assert text == 'a\\rb.cdb: near "\\r\\n": syntax error \\x1b[2J\\u2028'
     assert len(text.splitlines()) == 1 and "\t" in str(InputError("a\tb"))  # tabs stay
     rc, _out, err = run(capsys, "validate", str(tmp_path / "no\rsuch\x1b[2J.ydk"))

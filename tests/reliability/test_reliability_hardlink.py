@@ -31,9 +31,22 @@ _KILLED_IN_THE_COPY = (
 
 
 def killed_edit(deck: Path) -> int:
-    p = subprocess.run([sys.executable, "-c", _KILLED_IN_THE_COPY, "deck", "remove", str(deck),
-                        "14558127", "-n", "2"], env=_env(), capture_output=True,
-                       timeout=120)  # fmt: skip
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _KILLED_IN_THE_COPY,
+            "deck",
+            "remove",
+            str(deck),
+            "14558127",
+            "-n",
+            "2",
+        ],
+        env=_env(),
+        capture_output=True,
+        timeout=120,
+    )
     return p.returncode
 
 
@@ -49,12 +62,18 @@ def test_killed_in_place_rewrite_is_found_and_named(
     expected = "#main\n14558127\n55144522\n55144522\n#extra\n!side\n"
     assert backup.read_text() == expected  # the whole edit, ready to be used
     assert deck.read_text() != expected and deck.read_text() != DECK  # torn
-    for argv in (["deck", "add", str(deck), "14558127"], ["deck", "show", str(deck)],
-                 ["deck", "add", str(other), "14558127"]):  # fmt: skip
+    for argv in (
+        ["deck", "add", str(deck), "14558127"],
+        ["deck", "show", str(deck)],
+        ["deck", "add", str(other), "14558127"],
+    ):
         capsys.readouterr()
         assert main(argv) == 2
-        err = [ln for ln in capsys.readouterr().err.splitlines()
-               if not ln.startswith("deckcheck: note:")]  # fmt: skip
+        err = [
+            ln
+            for ln in capsys.readouterr().err.splitlines()
+            if not ln.startswith("deckcheck: note:")
+        ]
         assert len(err) == 1 and "an earlier edit of this file was interrupted" in err[0], err
         assert str(backup) in err[0]
     assert deck.read_text() != DECK and backup.is_file()  # nothing touched meanwhile

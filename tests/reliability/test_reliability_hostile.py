@@ -329,17 +329,25 @@ def test_unreadable_deck_chmod(tiny_home: Path, tmp_path: Path) -> None:
     prefix: list[str] = []
     if os.geteuid() == 0:
         if shutil.which("setpriv") is None:
-            pytest.fail("running as root: setpriv (util-linux) is needed to drop the "
-                        "capability that lets root read a mode-0 file")
+            pytest.fail(
+                "running as root: setpriv (util-linux) is needed to drop the "
+                "capability that lets root read a mode-0 file"
+            )
         prefix = DROP_FILE_READ_CAPS
     cmd = [sys.executable, "-m", "deckcheck", "validate", "--date", "2021-01-01"]
-    proc = subprocess.run([*prefix, *cmd, str(p), str(OK_DECK)], capture_output=True,
-                          text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [*prefix, *cmd, str(p), str(OK_DECK)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     _deck_report(proc.returncode, proc.stdout, proc.stderr, str(p))
     assert "permission denied" in proc.stdout
     p.chmod(0o644)  # the same run on the readable file: the denial above was the mode's
-    proc = subprocess.run([*prefix, *cmd, str(p)], capture_output=True, text=True,
-                          timeout=120, check=False)
+    proc = subprocess.run(
+        [*prefix, *cmd, str(p)], capture_output=True, text=True, timeout=120, check=False
+    )
     assert "permission denied" not in proc.stdout, proc.stdout
 
 

@@ -18,9 +18,11 @@ CARD = 99999011
 
 def evil_cdb(path: Path) -> Path:
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-                 "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-                 "attribute INTEGER)")  # fmt: skip
+    conn.execute(
+        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
+        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
+        "attribute INTEGER)"
+    )
     conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
     conn.execute(f"INSERT INTO datas VALUES ({CARD}, 3, 0, 17, 0, 0, 4, 1, 1)")
     conn.execute("INSERT INTO datas VALUES (55144522, 3, 0, 2, 0, 0, 0, 0, 0)")

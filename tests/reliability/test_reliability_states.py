@@ -34,8 +34,9 @@ def state_of(home: Path) -> tuple[bool, str]:
     st = installed(home)
     db = sqlite3.connect(f"file:{st / 'cards.sqlite3'}?mode=ro", uri=True)
     try:
-        has_new = bool(db.execute("SELECT count(*) FROM cards WHERE id = ?",
-                                  (NEW_CARD,)).fetchone()[0])  # fmt: skip
+        has_new = bool(
+            db.execute("SELECT count(*) FROM cards WHERE id = ?", (NEW_CARD,)).fetchone()[0]
+        )
     finally:
         db.close()
     text = (st / "banlists" / "tcg" / "2026-01-01.yaml").read_text()
@@ -61,8 +62,12 @@ OLD_STATE, NEW_STATE = (False, "limit: 0"), (True, "limit: 1")
 
 
 def _popen(argv: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", "deckcheck", *argv], env=_env(),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "deckcheck", *argv],
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _timed(argv: list[str]) -> float:
@@ -138,8 +143,10 @@ def test_killed_multi_list_import_is_exactly_old_or_new_at_once(
         assert len(got) == 1 and "?" not in got, (i, got)
         outcomes.append(got.pop())
         assert len(list((installed(isolated_home) / "banlists" / "tcg").glob("*.yaml"))) == 8
-    print(f"{trials} killed imports: {outcomes.count('limit: 0')} at 0, "
-          f"{outcomes.count('limit: 1')} at 1")  # fmt: skip
+    print(
+        f"{trials} killed imports: {outcomes.count('limit: 0')} at 0, "
+        f"{outcomes.count('limit: 1')} at 1"
+    )
     assert _run(["banlist", "import", str(old)]).returncode == 0
     litter = [p.name for p in isolated_home.rglob("*") if p.name.endswith(".tmp")]
     assert litter == []
@@ -173,10 +180,15 @@ def test_readers_never_see_a_mix_during_updates(tmp_path: Path, isolated_home: P
     _timed(["update", "--source", str(old)])
     stop = tmp_path / "stop"
     readers = [
-        subprocess.Popen([sys.executable, "-c", _READER, str(stop)], env=_env(),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [sys.executable, "-c", _READER, str(stop)],
+            env=_env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for _ in range(2)
-    ]  # fmt: skip
+    ]
     try:
         for i in range(6):
             r = _run(["update", "--source", str(new if i % 2 == 0 else old), "--force"])
@@ -230,10 +242,17 @@ def test_the_old_state_a_reader_holds_is_kept_until_it_is_done(
     assert _run(["banlist", "import", str(conf_a)]).returncode == 0
     first = installed(isolated_home)
     hold = subprocess.Popen(
-        [sys.executable, "-c", "from deckcheck import paths; import sys; "
-         "print(paths.lists_dir(), flush=True); sys.stdin.read()"],
-        env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "from deckcheck import paths; import sys; "
+            "print(paths.lists_dir(), flush=True); sys.stdin.read()",
+        ],
+        env=_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert hold.stdout is not None
     assert hold.stdout.readline().strip() == str(first / "banlists")
     try:
@@ -288,8 +307,13 @@ def test_readers_never_see_a_mix_during_list_imports_either(
         "        time.sleep(0.002)\n"
         "    print(len(got), flush=True)\n"
     )
-    rd = subprocess.Popen([sys.executable, "-c", code, str(stop)], env=_env(),
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    rd = subprocess.Popen(
+        [sys.executable, "-c", code, str(stop)],
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for i in range(6):
             assert _run(["banlist", "import", str(new if i % 2 == 0 else old)]).returncode == 0

@@ -65,15 +65,20 @@ def _findings(draw: st.DrawFn) -> Finding:
     st.lists(_findings(), max_size=4),
     _TEXT,
     st.booleans(),
-    st.dictionaries(st.one_of(_TEXT, st.integers()), st.one_of(st.integers(), st.floats()),
-                    max_size=3),  # fmt: skip
+    st.dictionaries(
+        st.one_of(_TEXT, st.integers()), st.one_of(st.integers(), st.floats()), max_size=3
+    ),
     st.one_of(st.none(), _TEXT),
     st.sampled_from(["tcg", "ocg"]),
 )
 def test_generated_reports(
-    findings: list[Finding], source: str, legal: bool, counts: dict[object, object],
-    player: str | None, format_id: str,
-) -> None:  # fmt: skip
+    findings: list[Finding],
+    source: str,
+    legal: bool,
+    counts: dict[object, object],
+    player: str | None,
+    format_id: str,
+) -> None:
     report = DeckReport(source, legal, counts, tuple(findings), format_id, player=player)  # type: ignore[arg-type]
     for f in findings:
         assert finding_json(f) == json.dumps(f.to_json(), ensure_ascii=False)
@@ -86,14 +91,28 @@ def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() 
     # section), and deck_text writes the usual counts directly: neither may stand in for a
     # value of another type that compares equal (1 == True == 1.0) or another key order.
     counts_cases: list[dict[object, object]] = [
-        {"main": 40, "extra": 15, "side": 0}, {"main": True, "extra": 0, "side": 0},
-        {"extra": 0, "main": 40, "side": 0}, {"main": 40.0, "extra": 0, "side": 0},
+        {"main": 40, "extra": 15, "side": 0},
+        {"main": True, "extra": 0, "side": 0},
+        {"extra": 0, "main": 40, "side": 0},
+        {"main": 40.0, "extra": 0, "side": 0},
         {"main": 40, "extra": 0},
     ]
     for code in ("DC402", 1, True, 1.0):
         for section in ("main", None, 1, True):
             for counts in counts_cases:
-                f = Finding(code, "copies", "error", "msg", section, 3, None, None, None,  # type: ignore[arg-type]
-                            None, (), False)  # fmt: skip
+                f = Finding(
+                    code,
+                    "copies",
+                    "error",
+                    "msg",
+                    section,
+                    3,
+                    None,
+                    None,
+                    None,  # type: ignore[arg-type]
+                    None,
+                    (),
+                    False,
+                )
                 report = DeckReport("d.ydk", False, counts, (f,), "tcg")  # type: ignore[arg-type]
                 assert deck_text(report, "tcg") == _reference(report, "tcg")

@@ -51,8 +51,10 @@ def test_github_annotations_cannot_be_spoofed(capsys, hostile_deck: Path) -> Non
     assert rc == 1
     lines = out.splitlines()
     assert lines and all(ln.startswith("::error file=") for ln in lines), out
-    assert not any("spoofed" in ln.split("::")[1].split(",")[0] and ln.startswith("::error file=a")
-                   for ln in lines)
+    assert not any(
+        "spoofed" in ln.split("::")[1].split(",")[0] and ln.startswith("::error file=a")
+        for ln in lines
+    )
     assert "\x1b" not in out and "\x01" not in out
 
 

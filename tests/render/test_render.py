@@ -81,8 +81,13 @@ def sample_reports() -> list[DeckReport]:
 
 
 META = render.Meta(
-    "test", "Test Advanced", "2026.05 TEST", "2026-05-18", "2026-06-01",
-    list_source="tests/render/test_render.py (hand-made list)", list_date_exact=True,
+    "test",
+    "Test Advanced",
+    "2026.05 TEST",
+    "2026-05-18",
+    "2026-06-01",
+    list_source="tests/render/test_render.py (hand-made list)",
+    list_date_exact=True,
 )
 
 
@@ -135,8 +140,10 @@ def test_json_parses_and_has_spec_keys() -> None:
     assert doc["schema_version"] == 1
     assert doc["format"]["id"] == "test"
     assert doc["banlist"] == {  # source and date_exact: issue 15 (SPEC §7 adds them)
-        "name": "2026.05 TEST", "effective": "2026-05-18",
-        "source": "tests/render/test_render.py (hand-made list)", "date_exact": True,
+        "name": "2026.05 TEST",
+        "effective": "2026-05-18",
+        "source": "tests/render/test_render.py (hand-made list)",
+        "date_exact": True,
     }
     assert doc["summary"] == {"decks": 5, "legal": 3, "illegal": 2}
     assert doc["decks"][4]["player"] == "Alice | Smith"
@@ -207,8 +214,11 @@ def test_junit_one_testcase_per_deck_failures_list_findings() -> None:
     # broken.ydk cannot be read at all: an error; the illegal deck: a failure.
     for node in (root, suite):
         assert {k: node.get(k) for k in ("tests", "failures", "errors", "skipped")} == {
-            "tests": "5", "failures": "1", "errors": "1", "skipped": "0",
-        }  # fmt: skip
+            "tests": "5",
+            "failures": "1",
+            "errors": "1",
+            "skipped": "0",
+        }
         assert node.get("time") == "1.500"  # the test clock: 6 ticks of 0.25 s
     cases = root.findall("./testsuite/testcase")
     assert [c.get("name") for c in cases] == [
@@ -253,21 +263,37 @@ def test_csv_one_row_per_finding() -> None:
     out, _ = run("csv", sample_reports())
     rows = list(csv.DictReader(io.StringIO(out)))
     assert list(rows[0]) == [
-        "deck", "player", "verdict", "code", "severity", "waived", "section", "line",
-        "card_id", "card_name", "message",
-    ]  # fmt: skip
+        "deck",
+        "player",
+        "verdict",
+        "code",
+        "severity",
+        "waived",
+        "section",
+        "line",
+        "card_id",
+        "card_name",
+        "message",
+    ]
     assert rows[0]["deck"] == "decks/legal.ydk" and rows[0]["code"] == ""
     assert rows[0]["verdict"] == "legal"
     odd = [r for r in rows if r["deck"] == "decks/odd, name: 100%.ydk"]
     assert [r["code"] for r in odd] == ["DC101", "DC403", "DC301", "DC302", "DC402"]
     limited = odd[1]
     assert limited == {
-        "deck": "decks/odd, name: 100%.ydk", "player": "", "verdict": "illegal",
-        "code": "DC403", "severity": "error", "waived": "false", "section": "main",
-        "line": "38", "card_id": "23434538", "card_name": 'Maxx "C"',
+        "deck": "decks/odd, name: 100%.ydk",
+        "player": "",
+        "verdict": "illegal",
+        "code": "DC403",
+        "severity": "error",
+        "waived": "false",
+        "section": "main",
+        "line": "38",
+        "card_id": "23434538",
+        "card_name": 'Maxx "C"',
         "message": 'Maxx "C" (23434538): 2 copies, but it is Limited (1) on 2026.05 TEST '
         "(effective 2026-05-18)",
-    }  # fmt: skip
+    }
     warned = next(r for r in rows if r["deck"] == "decks/warned.ydk")
     assert warned["message"] == "Multi line, 50% sure" and warned["verdict"] == "warnings"
     p1 = rows[-1]
@@ -285,9 +311,18 @@ def test_csv_decks_one_row_per_deck() -> None:
     r.finish(Summary())
     rows = list(csv.reader(io.StringIO(out.getvalue())))
     assert rows[0] == [
-        "input", "player", "legal", "verdict", "main", "extra", "side", "errors", "warnings",
-        "waived", "codes",
-    ]  # fmt: skip
+        "input",
+        "player",
+        "legal",
+        "verdict",
+        "main",
+        "extra",
+        "side",
+        "errors",
+        "warnings",
+        "waived",
+        "codes",
+    ]
     assert rows[1] == ["decks/legal.ydk", "", "true", "legal", "40", "2", "0", "0", "0", "0", ""]
     assert rows[2][0] == "decks/odd, name: 100%.ydk"
     assert rows[2][10] == "DC101 DC301 DC302 DC402 DC403"

@@ -110,8 +110,17 @@ def test_the_factory_stamps_name_and_severity_and_keeps_every_field() -> None:
         candidates=((1, "a"),),
     )
     assert f == Finding(
-        "DC403", "limited", "error", "Ash (1): 2 copies, but it is Limited (1)", "side", 7,
-        14558127, "Ash Blossom", 2, 1, ((1, "a"),),
+        "DC403",
+        "limited",
+        "error",
+        "Ash (1): 2 copies, but it is Limited (1)",
+        "side",
+        7,
+        14558127,
+        "Ash Blossom",
+        2,
+        1,
+        ((1, "a"),),
     )
     assert finding("DC201", "too small") == Finding("DC201", "main-size", "error", "too small")
 
@@ -157,10 +166,14 @@ def test_a_retired_code_is_an_alias_of_its_successor() -> None:
     [
         ([Code("DC101", "a", "error", "x"), Code("DC101", "b", "error", "y")], "twice"),
         # a retired code is never reused, as a code or as the alias of another
-        ([Code("DC102", "a", "error", "x", ("DC101",)), Code("DC101", "b", "error", "y")],
-         "twice"),
-        ([Code("DC102", "a", "error", "x", ("DC101",)), Code("DC103", "b", "error", "y",
-                                                             ("DC101",))], "twice"),
+        ([Code("DC102", "a", "error", "x", ("DC101",)), Code("DC101", "b", "error", "y")], "twice"),
+        (
+            [
+                Code("DC102", "a", "error", "x", ("DC101",)),
+                Code("DC103", "b", "error", "y", ("DC101",)),
+            ],
+            "twice",
+        ),
         ([Code("DC1", "a", "error", "x")], "DCnnn"),
         ([Code("DC099", "a", "error", "x")], "DCnnn"),
         ([Code("DC\u0661\u0660\u0661", "a", "error", "x")], "DCnnn"),  # Arabic-Indic digits
@@ -257,8 +270,13 @@ def _constructors(tree: ast.AST) -> Iterator[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             fn = node.func
-            name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) \
+            name = (
+                fn.id
+                if isinstance(fn, ast.Name)
+                else fn.attr
+                if isinstance(fn, ast.Attribute)
                 else None
+            )
             if name == "Finding":
                 yield node.lineno
 
@@ -285,17 +303,24 @@ def test_status_names_have_one_definition() -> None:
     assert listinfo.STATUS_WORDS is model.STATUS_NAMES
     table = re.compile(r"""\b0\s*:\s*["']Forbidden["']""")
     spelled = sorted(
-        str(p.relative_to(REPO)) for p in (REPO / "deckcheck").rglob("*.py")
+        str(p.relative_to(REPO))
+        for p in (REPO / "deckcheck").rglob("*.py")
         if table.search(p.read_text(encoding="utf-8"))
     )
     assert spelled == ["deckcheck/model.py"]
 
 
 def test_the_registry_starts_without_yaml_or_pydantic() -> None:
-    code = "import sys, deckcheck.codes, deckcheck.validate; " \
+    code = (
+        "import sys, deckcheck.codes, deckcheck.validate; "
         "print(sorted(m for m in ('yaml', 'pydantic', 'rapidfuzz') if m in sys.modules))"
+    )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO,
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
         env={"PYTHONPATH": str(REPO), "PATH": ""},
     )
     assert out.stdout.strip() == "[]"

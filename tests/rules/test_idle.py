@@ -22,8 +22,10 @@ DATES = [dt.date(2005, 4, 1), dt.date(2019, 10, 1), dt.date(2026, 6, 1)]
 
 
 def _decks(shared_data: Path) -> list[decks.Deck]:
-    files = [*sorted(REPO.glob("tests/fixtures/formats/**/*.ydk")),
-             *sorted((shared_data / "decks").rglob("*.ydk"))[::10]]  # fmt: skip
+    files = [
+        *sorted(REPO.glob("tests/fixtures/formats/**/*.ydk")),
+        *sorted((shared_data / "decks").rglob("*.ydk"))[::10],
+    ]
     out = []
     for f in files:
         try:

@@ -45,8 +45,18 @@ def _setup(home: Path, later: str) -> tuple[Path, Path]:
 
 def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Path) -> None:
     fmt, deck = _setup(isolated_home, "2026-09-01")
-    code, out, err = run("validate", "--format-file", str(fmt), "-f", "house",
-                         "--date", "2026-06-01", "-o", "json", str(deck))
+    code, out, err = run(
+        "validate",
+        "--format-file",
+        str(fmt),
+        "-f",
+        "house",
+        "--date",
+        "2026-06-01",
+        "-o",
+        "json",
+        str(deck),
+    )
     assert code == 0, err  # a warning, not an error
     rep = json.loads(out)
     warn = [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
@@ -55,20 +65,52 @@ def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Pa
     assert "Dark Magician" in warn[0]["message"]
     assert rep["decks"][0]["legal"] is True
     # on the day itself the list is in force: the deck is illegal, no warning
-    code, out, _ = run("validate", "--format-file", str(fmt), "-f", "house",
-                       "--date", "2026-09-01", "-o", "json", str(deck))
+    code, out, _ = run(
+        "validate",
+        "--format-file",
+        str(fmt),
+        "-f",
+        "house",
+        "--date",
+        "2026-09-01",
+        "-o",
+        "json",
+        str(deck),
+    )
     rep = json.loads(out)
     assert code == 1 and not [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
 
 
 def test_no_warning_with_a_named_list_or_an_unaffected_deck(isolated_home: Path) -> None:
     fmt, deck = _setup(isolated_home, "2026-09-01")
-    code, out, _ = run("validate", "--format-file", str(fmt), "-f", "house", "--date",
-                       "2026-06-01", "--banlist", "house@2026-06-01", "-o", "json", str(deck))
+    code, out, _ = run(
+        "validate",
+        "--format-file",
+        str(fmt),
+        "-f",
+        "house",
+        "--date",
+        "2026-06-01",
+        "--banlist",
+        "house@2026-06-01",
+        "-o",
+        "json",
+        str(deck),
+    )
     assert code == 0 and "DC601" not in out
     deck.write_text("#main\n" + "\n".join([str(BEWD)] * 3) + "\n#extra\n!side\n")
-    code, out, _ = run("validate", "--format-file", str(fmt), "-f", "house",
-                       "--date", "2026-06-01", "-o", "json", str(deck))
+    code, out, _ = run(
+        "validate",
+        "--format-file",
+        str(fmt),
+        "-f",
+        "house",
+        "--date",
+        "2026-06-01",
+        "-o",
+        "json",
+        str(deck),
+    )
     assert code == 0 and "DC601" not in out
 
 

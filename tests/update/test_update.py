@@ -178,8 +178,15 @@ def tiny_mirror(tmp_path: Path) -> Path:
 def _fetcher(base: str, staging: Path, sleeps: list[float] | None = None, **kw: Any) -> Fetcher:
     rec = sleeps if sleeps is not None else []
     kw.setdefault("timeout", 5)
-    return Fetcher(resolve_source(base), load_state(), staging, sleep=rec.append, progress=False,
-                   backoff=0.5, **kw)
+    return Fetcher(
+        resolve_source(base),
+        load_state(),
+        staging,
+        sleep=rec.append,
+        progress=False,
+        backoff=0.5,
+        **kw,
+    )
 
 
 # --------------------------------------------------------------------------- sources
@@ -386,9 +393,7 @@ class Installed:
 
 
 @pytest.fixture(scope="module")
-def installed(
-    shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Installed]:
+def installed(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     """One real update from a local HTTP mirror of ../shared/data, reused by the module."""
     root = _build_mirror(shared_data, tmp_path_factory.mktemp("upstream"))
     home = tmp_path_factory.mktemp("updated-home")
@@ -593,7 +598,9 @@ def test_directory_source_installs(
 
 
 def test_first_install_failing_list_step_leaves_no_database(
-    installed: Installed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    installed: Installed,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """No database before: a failed list step removes the new one again (no half install)."""
@@ -612,7 +619,9 @@ def test_first_install_failing_list_step_leaves_no_database(
 
 
 def test_env_source_and_only_lists(
-    installed: Installed, updated_copy: Path, monkeypatch: pytest.MonkeyPatch,
+    installed: Installed,
+    updated_copy: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("DECKCHECK_SOURCE", installed.mirror.url)
@@ -623,8 +632,7 @@ def test_env_source_and_only_lists(
     requested = {p for p, _ in installed.mirror.requests}
     # lflist files, and the official list files of kind lists (issue 15): the
     # limit-regulation source zip and the Duel Links dev.db
-    assert requested and all(p.endswith(("lflist.conf", "master.zip", "dev.db"))
-                             for p in requested)
+    assert requested and all(p.endswith(("lflist.conf", "master.zip", "dev.db")) for p in requested)
     assert out["cards_updated"] is False
 
 
@@ -642,9 +650,7 @@ def test_timeout_is_one_clear_error(tmp_path: Path) -> None:
         url = f"http://127.0.0.1:{silent.getsockname()[1]}"
         sleeps: list[float] = []
         with pytest.raises(DataError, match=r"timed out after 0\.3 s") as exc:
-            _fetcher(url, tmp_path / "s", sleeps, retries=1, timeout=0.3).fetch(
-                _comp("cards.cdb")
-            )
+            _fetcher(url, tmp_path / "s", sleeps, retries=1, timeout=0.3).fetch(_comp("cards.cdb"))
     assert exc.value.where == f"{url}/Own/Repo/cards.cdb" and sleeps == [0.5]
 
 

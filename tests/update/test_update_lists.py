@@ -40,13 +40,13 @@ def test_sources_name_the_archive_and_the_dev_db(monkeypatch: pytest.MonkeyPatch
     assert DEV_DB in comps and LIMIT_REGULATION_ZIP in comps
     # no single dated file is named any more: the archive holds the history
     assert not any(k.endswith(".vector.json") for k in comps)
-    assert all(not c.required for c in comps.values()
-               if c.owner in ("falsepopsky", "DawnbrandBots"))
+    assert all(
+        not c.required for c in comps.values() if c.owner in ("falsepopsky", "DawnbrandBots")
+    )
     zip_comp = comps[LIMIT_REGULATION_ZIP]
     assert zip_comp.max_bytes == 64 * 1024 * 1024
     assert resolve_source(None).locate(zip_comp) == (
-        "https://github.com/DawnbrandBots/yaml-yugi-limit-regulation/archive/refs/heads/"
-        "master.zip"
+        "https://github.com/DawnbrandBots/yaml-yugi-limit-regulation/archive/refs/heads/master.zip"
     )
     assert resolve_source("http://127.0.0.1:9/m").locate(zip_comp) == (
         f"http://127.0.0.1:9/m/{LIMIT_REGULATION_ZIP}"
@@ -54,12 +54,21 @@ def test_sources_name_the_archive_and_the_dev_db(monkeypatch: pytest.MonkeyPatch
 
 
 def test_archive_download_checks(tmp_path: Path) -> None:
-    comp = Component("DawnbrandBots", "yaml-yugi-limit-regulation", "master",
-                     "archive/refs/heads/master.zip", "lists", False, 1 << 20)
+    comp = Component(
+        "DawnbrandBots",
+        "yaml-yugi-limit-regulation",
+        "master",
+        "archive/refs/heads/master.zip",
+        "lists",
+        False,
+        1 << 20,
+    )
     good = tmp_path / "good.zip"
     with zipfile.ZipFile(good, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("r-master/data/tcg/2024-09-02.vector.json",
-                    '{"date": "2024-09-02", "regulation": {"4007": 1}}' + " " * 200)
+        zf.writestr(
+            "r-master/data/tcg/2024-09-02.vector.json",
+            '{"date": "2024-09-02", "regulation": {"4007": 1}}' + " " * 200,
+        )
     check_file(good, comp, "u")
     bad = tmp_path / "bad.zip"
     raw = bytearray(good.read_bytes())
@@ -92,8 +101,7 @@ def updated(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     """One update from a mirror holding cards, names, lflists, yaml-yugi's card data, the
     limit-regulation archive and the dev.db (not the YGOJSON zip: release dates play no part
     here); then a second update of the same mirror."""
-    root = upstream_mirror(shared_data, tmp_path_factory.mktemp("lists-upstream"),
-                           ygojson=False)
+    root = upstream_mirror(shared_data, tmp_path_factory.mktemp("lists-upstream"), ygojson=False)
     home = tmp_path_factory.mktemp("lists-home")
     m = Mirror(root)
     with serving(_handler(m)) as m.url:
@@ -126,12 +134,22 @@ def test_update_installs_the_whole_official_history(updated: Updated, shared_dat
     status = {f["file"]: f["status"] for f in json.loads(updated.first.stdout)["files"]}
     assert status[LIMIT_REGULATION_ZIP] == "new" and status[DEV_DB] == "new"
     refused = {(f["family"], f["effective"]) for f in read_faults(updated.home / "banlists")}
-    for folder in ("tcg", "ocg", "ocg-ae", "ocg-cn", "master-duel", "genesys", "ocg-genesys",
-                   "rush"):
-        installed = {D.fromisoformat(p.stem)
-                     for p in (updated.home / "banlists" / folder).glob("*.yaml")}
-        want = {d for d in _staged_days(shared_data, folder)
-                if (folder, d.isoformat()) not in refused}
+    for folder in (
+        "tcg",
+        "ocg",
+        "ocg-ae",
+        "ocg-cn",
+        "master-duel",
+        "genesys",
+        "ocg-genesys",
+        "rush",
+    ):
+        installed = {
+            D.fromisoformat(p.stem) for p in (updated.home / "banlists" / folder).glob("*.yaml")
+        }
+        want = {
+            d for d in _staged_days(shared_data, folder) if (folder, d.isoformat()) not in refused
+        }
         # every dated file the archive holds is a list (official days; lflist months of the
         # same family may sit beside them)
         assert want <= installed, (folder, sorted(want - installed)[:5])
@@ -139,8 +157,9 @@ def test_update_installs_the_whole_official_history(updated: Updated, shared_dat
 
 
 @pytest.mark.realdata
-def test_a_past_event_date_gets_konamis_list_of_that_day(updated: Updated, store: ListStore,
-                                                         tmp_path: Path) -> None:  # fmt: skip
+def test_a_past_event_date_gets_konamis_list_of_that_day(
+    updated: Updated, store: ListStore, tmp_path: Path
+) -> None:
     b = store.in_force("tcg", D(2024, 10, 15))
     assert b is not None and b.effective == D(2024, 9, 2) and b.date_exact
     assert b.source == "DawnbrandBots/yaml-yugi-limit-regulation data/tcg/2024-09-02.vector.json"
@@ -175,7 +194,8 @@ def test_genesys_works_after_update_and_rush_uses_official_lists_from_2023(
     assert rep["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
     rush = store.in_force("rush", D(2023, 6, 1))
     assert rush is not None and rush.source.startswith(
-        "DawnbrandBots/yaml-yugi-limit-regulation data/rush/")
+        "DawnbrandBots/yaml-yugi-limit-regulation data/rush/"
+    )
     first = min(b.effective for b in store.lists("rush") if b.date_exact)
     assert first == D(2023, 1, 1)  # Konami's first Rush list (yaml-yugi-limit-regulation)
 
@@ -193,8 +213,23 @@ def test_second_update_downloads_nothing(updated: Updated) -> None:
 def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
     env = {"DECKCHECK_HOME": str(home), "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
     out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "-f", fmt, "--date", day, "-o", "json",
-         str(ydk)], capture_output=True, text=True, env=env, check=False,
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "validate",
+            "-f",
+            fmt,
+            "--date",
+            day,
+            "-o",
+            "json",
+            str(ydk),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     assert out.returncode in (0, 1), out.stderr
     return json.loads(out.stdout)

@@ -81,8 +81,7 @@ def mirror(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     zdir = root / "iconmaster5326" / "YGOJSON"
     zdir.mkdir(parents=True)
     src = up / "iconmaster5326__YGOJSON"
-    with zipfile.ZipFile(zdir / "individual.zip", "w", zipfile.ZIP_DEFLATED,
-                         compresslevel=1) as zf:
+    with zipfile.ZipFile(zdir / "individual.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=1) as zf:
         for f in sorted(src.rglob("*.json")):
             zf.write(f, f.relative_to(src).as_posix())
     m = Mirror(root)
@@ -92,7 +91,9 @@ def mirror(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
 
 @pytest.mark.realdata
 def test_update_installs_official_data_then_downloads_nothing(
-    mirror: Mirror, isolated_home: Path, monkeypatch: pytest.MonkeyPatch,
+    mirror: Mirror,
+    isolated_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setattr(download, "BACKOFF", 0.0)
@@ -109,7 +110,10 @@ def test_update_installs_official_data_then_downloads_nothing(
     assert db.passcodes_for_konami(15184, kind="rush")  # Rush linked by English name
     info = db.info()
     assert {s["kind"] for s in info["official"]["sources"]} == {
-        "yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson",
+        "yaml-yugi-cards",
+        "yaml-yugi-rush",
+        "yaml-yugi-skill",
+        "ygojson",
     }
     db.close()
     first = mirror.count()

@@ -25,7 +25,12 @@ def run_example(tmp_path: Path, home: Path, *args: str) -> subprocess.CompletedP
     env = {**os.environ, "DECKCHECK_HOME": str(home)}
     return subprocess.run(
         [sys.executable, str(script), *args],
-        cwd=REPO, env=env, capture_output=True, text=True, check=False, timeout=300,
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
 
 

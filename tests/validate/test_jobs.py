@@ -59,8 +59,17 @@ def mixed_folder(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_hand_made_decks_same_output_with_jobs(mixed_folder: Path, kind: str) -> None:
-    args = ["--format", "dm6", "--date", "2026-06-01", "-o", kind, "--include", "*.txt",
-            str(mixed_folder)]  # fmt: skip
+    args = [
+        "--format",
+        "dm6",
+        "--date",
+        "2026-06-01",
+        "-o",
+        kind,
+        "--include",
+        "*.txt",
+        str(mixed_folder),
+    ]
     one = run("--jobs", "1", *args)
     two = run("--jobs", "2", *args)
     three = run("--jobs", "3", *args)
@@ -97,9 +106,25 @@ def test_run_batch_streams_reports_in_input_order(mixed_folder: Path) -> None:
 def test_workers_do_not_repeat_the_sample_note(tmp_path: Path) -> None:
     env = {**os.environ, "DECKCHECK_HOME": str(tmp_path)}
     proc = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "--format", "dm6", "--jobs", "2",
-         "-o", "csv", "--csv-decks", str(EXAMPLES / "dm6")],
-        env=env, capture_output=True, text=True, check=False, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "deckcheck",
+            "validate",
+            "--format",
+            "dm6",
+            "--jobs",
+            "2",
+            "-o",
+            "csv",
+            "--csv-decks",
+            str(EXAMPLES / "dm6"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.count("using the built-in sample") == 1, proc.stderr

@@ -49,8 +49,9 @@ def children() -> set[int]:
     return got
 
 
-@pytest.mark.parametrize(("n", "chunk", "workers"), [(1000, 7, 2), (5, 64, 2), (64, 8, 3),
-                                                     (1, 1, 2)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("n", "chunk", "workers"), [(1000, 7, 2), (5, 64, 2), (64, 8, 3), (1, 1, 2)]
+)
 def test_answers_in_chunk_order(n: int, chunk: int, workers: int) -> None:
     before = children()
     items = list(range(n))

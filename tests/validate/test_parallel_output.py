@@ -67,14 +67,25 @@ def both(*args: str) -> tuple[Any, Any]:
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o) or "plain")
 @pytest.mark.parametrize("kind", KINDS)
 def test_pool_writes_what_one_process_writes(folder: Path, kind: str, options: list[str]) -> None:
-    one, two = both("--format", "dm6", "--date", "2026-06-01", "-o", kind, "--include",
-                    "*.txt", *options, str(folder))  # fmt: skip
+    one, two = both(
+        "--format",
+        "dm6",
+        "--date",
+        "2026-06-01",
+        "-o",
+        kind,
+        "--include",
+        "*.txt",
+        *options,
+        str(folder),
+    )
     assert "152 decks checked" in one[2]
     assert one == two
 
 
-@pytest.mark.parametrize("options", [["--csv-decks"], ["--csv-decks", "--strict", "--ignore",
-                                                        "DC40"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "options", [["--csv-decks"], ["--csv-decks", "--strict", "--ignore", "DC40"]]
+)
 def test_csv_per_deck_rows_from_the_pool(folder: Path, options: list[str]) -> None:
     one, two = both("--format", "dm6", "-o", "csv", "--include", "*.txt", *options, str(folder))
     assert one[1].count("\n") == 153  # a header and one row per deck
@@ -84,10 +95,13 @@ def test_csv_per_deck_rows_from_the_pool(folder: Path, options: list[str]) -> No
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize(
     "options",
-    [["-f", "speed", "--select", "DC304"], ["-f", "speed", "--select", "DC304", "--strict"],
-     ["--ignore", "DC40", "--only-illegal"]],
+    [
+        ["-f", "speed", "--select", "DC304"],
+        ["-f", "speed", "--select", "DC304", "--strict"],
+        ["--ignore", "DC40", "--only-illegal"],
+    ],
     ids=["warnings", "strict", "ignore-only-illegal"],
-)  # fmt: skip
+)
 def test_real_decks_with_warnings_and_waivers(
     real_home: Path, shared_data: Path, kind: str, options: list[str]
 ) -> None:
@@ -108,8 +122,7 @@ def test_step_summary_from_the_pool(
     for jobs in ("1", "2"):
         path = tmp_path / f"summary-{jobs}.md"
         monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(path))
-        res = run("--jobs", jobs, "--format", "dm6", "--include", "*.txt", *options,
-                  str(folder))
+        res = run("--jobs", jobs, "--format", "dm6", "--include", "*.txt", *options, str(folder))
         got.append((res, path.read_text(encoding="utf-8")))
     assert got[0][1].count("\n| ") == 2 + 152  # head, rule, a row per deck (shown or not)
     assert got[0] == got[1]
@@ -124,8 +137,9 @@ def test_sheets_from_the_pool(tmp_path: Path) -> None:
     for jobs in ("1", "2"):
         out = tmp_path / f"sheets-{jobs}"
         out.mkdir()
-        res = run("--jobs", jobs, "--format", "dm6", "-o", "json", "--sheets", str(out),
-                  str(folder))
+        res = run(
+            "--jobs", jobs, "--format", "dm6", "-o", "json", "--sheets", str(out), str(folder)
+        )
         names.append((res[0], sorted(p.name for p in out.iterdir())))
     assert names[0][1] == ["d0.pdf", "d3.pdf"]
     assert names[0] == names[1]
@@ -175,8 +189,16 @@ def _no_deck(report: Any) -> None:
 
 def vars_of(tally: RunTally) -> tuple[Any, ...]:
     s = tally.summary
-    return (s.decks, s.legal, s.illegal, s.warnings, s.failed, list(s.codes.items()),
-            tally.passed, tally.rows)  # fmt: skip
+    return (
+        s.decks,
+        s.legal,
+        s.illegal,
+        s.warnings,
+        s.failed,
+        list(s.codes.items()),
+        tally.passed,
+        tally.rows,
+    )
 
 
 def test_tally_parts_merged_in_order_equal_one_tally(folder: Path) -> None:
@@ -243,8 +265,9 @@ def test_notes_of_the_decks_come_back_from_the_workers(
     # the run's format from a config file: no --format, so the decks' own lines count
     config = tmp_path / "deckcheck.toml"
     config.write_text('format = "dm6"\n', encoding="utf-8")
-    one, two = both("--config", str(config), "--date", "2026-06-01", "--include", "*.txt",
-                    str(root))  # fmt: skip
+    one, two = both(
+        "--config", str(config), "--date", "2026-06-01", "--include", "*.txt", str(root)
+    )
     err = one[2]
     assert err.count("checked as Duel Monsters 5") == 1 and "d000.ydk: checked as Duel" in err
     assert err.count("'#format nosuch' line not used") == 1 and "d061.ydk: '#format" in err

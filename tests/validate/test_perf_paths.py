@@ -28,8 +28,12 @@ MONSTER, FUSION, SPELL, SKILL = 0x11, 0x41, 0x2, 0x8000000
 @pytest.fixture
 def small_db(tmp_path: Path) -> Path:
     rows = [(100 + i, 3, 0, MONSTER, f"Card {i}") for i in range(40)]
-    rows += [(500, 3, 100, MONSTER, "Card 0"), (501, 1, 0, FUSION, "A Fusion"),
-             (502, 3, 0, SPELL, "A Spell"), (503, 3, 0, SKILL, "A Skill")]  # fmt: skip
+    rows += [
+        (500, 3, 100, MONSTER, "Card 0"),
+        (501, 1, 0, FUSION, "A Fusion"),
+        (502, 3, 0, SPELL, "A Spell"),
+        (503, 3, 0, SKILL, "A Skill"),
+    ]
     from deckcheck.carddb import importer
 
     importer.import_files([make_cdb(tmp_path / "c.cdb", rows)], db_path=tmp_path / "db.sqlite3")
@@ -73,13 +77,15 @@ def test_snapshot_pickles_and_answers_like_the_database(small_db: Path) -> None:
 def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> None:
     db = open_db(small_db)
     ids = [100, 100, 101, 500, 502, 502, 503, 7, 501]
-    deck = Deck("d.ydk", main=[DeckEntry("main", i, n) for n, i in enumerate(ids[:-1], 1)],
-                extra=[DeckEntry("extra", 501, 20), DeckEntry("extra", 503, 21)],
-                side=[DeckEntry("side", 502, 30)])  # fmt: skip
+    deck = Deck(
+        "d.ydk",
+        main=[DeckEntry("main", i, n) for n, i in enumerate(ids[:-1], 1)],
+        extra=[DeckEntry("extra", 501, 20), DeckEntry("extra", 503, 21)],
+        side=[DeckEntry("side", 502, 30)],
+    )
     ctx = Context(deck, Format("x", "X"), None, dt.date(2026, 6, 1), None)
     comp = _tally(ctx, db, None)
-    assert comp == composition(ctx) == {"monster": 4, "spell": 2, "trap": 0, "other": 1,
-                                        "extra": 2}  # fmt: skip
+    assert comp == composition(ctx) == {"monster": 4, "spell": 2, "trap": 0, "other": 1, "extra": 2}
     assert ctx.tallies[100].count == 3  # 100 twice and its artwork 500
     assert ctx.counts == {"main": 7, "extra": 1, "side": 1}  # skills left out
     report = validate_deck(deck, Format("x", "X"), None, db, date=dt.date(2026, 6, 1))

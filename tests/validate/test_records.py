@@ -18,10 +18,14 @@ from deckcheck.records import _Factory
 
 MODULES = (deckcheck.model, deckcheck.batch, deckcheck.report, deckcheck.decks.source)
 RECORDS = sorted(
-    {c for m in MODULES for c in vars(m).values()
-     if isinstance(c, type) and issubclass(c, Record) and c is not Record},
+    {
+        c
+        for m in MODULES
+        for c in vars(m).values()
+        if isinstance(c, type) and issubclass(c, Record) and c is not Record
+    },
     key=lambda c: c.__qualname__,
-)  # fmt: skip
+)
 WRITTEN = {"Card", "Finding", "Group", "Banlist", "SizeRange", "Format", "Job", "Request"}
 
 

@@ -47,8 +47,9 @@ def _links(shared_data: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_cluster_verdicts_match_validate(real_home: Path, shared_data: Path,
-                                         tmp_path: Path) -> None:
+def test_cluster_verdicts_match_validate(
+    real_home: Path, shared_data: Path, tmp_path: Path
+) -> None:
     _distributed()
     from dask.distributed import Client, LocalCluster
 
@@ -68,22 +69,34 @@ def test_cluster_verdicts_match_validate(real_home: Path, shared_data: Path,
         (folder / f"{i:04d}.ydke").write_text(link + "\n")
     proc = subprocess.run(
         [sys.executable, "-m", "deckcheck", "validate", "-d", DATE, "-o", "json", str(folder)],
-        capture_output=True, text=True, check=False, cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert proc.returncode == 1, proc.stderr
     expected = []
     for d in json.loads(proc.stdout)["decks"]:
         sev = [f["severity"] for f in d["findings"]]
-        expected.append({"legal": d["legal"], "errors": sev.count("error"),
-                         "warnings": sev.count("warning"),
-                         "codes": sorted({f["code"] for f in d["findings"]})})
+        expected.append(
+            {
+                "legal": d["legal"],
+                "errors": sev.count("error"),
+                "warnings": sev.count("warning"),
+                "codes": sorted({f["code"] for f in d["findings"]}),
+            }
+        )
     assert len(expected) == len(links)
     assert any(e["legal"] for e in expected) and len({tuple(e["codes"]) for e in expected}) > 5
 
     data = scale.prepare("tcg", dt.date.fromisoformat(DATE))
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         n = scale.run(table, tmp_path / "out", data, client)
         assert len(client.scheduler_info()["workers"]) == 2
     got = scale.read_verdicts(tmp_path / "out")

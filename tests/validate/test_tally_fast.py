@@ -50,8 +50,15 @@ def _same(deck: Deck, db: object, fmt: Format, names: object = None) -> bool:
     # one card at a time (what limits and pool ask for), before the whole deck's tallies
     for c, t in lines.tallies.items():
         assert _one(fast.tally(c)) == _one(t)
-        held = [p.canonical for p in lines.printings.values() if p.card is not None
-                and p.card.canonical == c] if t.card is not None else []  # fmt: skip
+        held = (
+            [
+                p.canonical
+                for p in lines.printings.values()
+                if p.card is not None and p.card.canonical == c
+            ]
+            if t.card is not None
+            else []
+        )
         assert counted.held(c) == held
     for cid, t in lines.printings.items():
         assert _one(fast.printing(cid)) == _one(t)
@@ -89,15 +96,25 @@ def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
     fmt = Format("x", "X")
     # 500 is an artwork of 100; 7 and 9 are unknown; 503 a skill; 100 after its artwork
     ids = [500, 100, 101, 7, 503, 500, 9, 7, 502]
-    deck = Deck("d.ydk", main=[DeckEntry("main", i, n) for n, i in enumerate(ids, 1)],
-                extra=[DeckEntry("extra", 501, 20), DeckEntry("extra", 503, 21),
-                       DeckEntry("extra", 100, 22)],
-                side=[DeckEntry("side", 502, 30), DeckEntry("side", 7, 31)])  # fmt: skip
+    deck = Deck(
+        "d.ydk",
+        main=[DeckEntry("main", i, n) for n, i in enumerate(ids, 1)],
+        extra=[
+            DeckEntry("extra", 501, 20),
+            DeckEntry("extra", 503, 21),
+            DeckEntry("extra", 100, 22),
+        ],
+        side=[DeckEntry("side", 502, 30), DeckEntry("side", 7, 31)],
+    )
     _same(deck, db, fmt)
     _same(deck, db, fmt, names=lambda cid: "same" if cid == 100 else f"n{cid}")
     report = check_deck(deck, fmt, None, db, DATE, None, None, None)
-    counted = Deck("d.ydk", main=[*deck.main, DeckEntry("main", 102, 40, count=2)],
-                   extra=deck.extra, side=deck.side)  # a counted line: the line-by-line path
+    counted = Deck(
+        "d.ydk",
+        main=[*deck.main, DeckEntry("main", 102, 40, count=2)],
+        extra=deck.extra,
+        side=deck.side,
+    )  # a counted line: the line-by-line path
     assert [f.code for f in report.findings] == [
         f.code for f in check_deck(counted, fmt, None, db, DATE, None, None, None).findings
     ]
@@ -113,8 +130,21 @@ def test_file_stem_is_splitext_of_basename(path: str) -> None:
 
 
 def test_file_stem_examples() -> None:
-    for path in ["a.ydk", ".ydk", "..ydk", "x.", ".a.ydk", "a", "d/b.c.ydk", "d.x/y", "/", "",
-                 "a/.hidden", "a/..", "a/b..ydk"]:  # fmt: skip
+    for path in [
+        "a.ydk",
+        ".ydk",
+        "..ydk",
+        "x.",
+        ".a.ydk",
+        "a",
+        "d/b.c.ydk",
+        "d.x/y",
+        "/",
+        "",
+        "a/.hidden",
+        "a/..",
+        "a/b..ydk",
+    ]:
         assert file_stem(path) == os.path.splitext(os.path.basename(path))[0], path
 
 
@@ -160,15 +190,19 @@ _POOL = [100, 500, 101, 102, 7, 9, 502, 501]  # 500 an artwork of 100; 7, 9 unkn
 
 
 # small_db is only read: one database serves every example
-@settings(max_examples=300, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     ids=st.lists(st.sampled_from(_POOL), min_size=1, max_size=12),
     limits=st.dictionaries(st.sampled_from(_POOL), st.integers(0, 3), max_size=5),
     as_limited=st.booleans(),
 )
 def test_limits_on_artworks_find_the_same_on_both_tallies(
-    small_db: Path, ids: list[int], limits: dict[int, int], as_limited: bool  # noqa: F811
+    small_db: Path,  # noqa: F811
+    ids: list[int],
+    limits: dict[int, int],
+    as_limited: bool,  # noqa: F811
 ) -> None:
     """The list's limits for decks holding a card by its artwork, its original, both, or as
     an unknown passcode, against lists naming either printing (the limits rule's own path
@@ -182,13 +216,25 @@ def test_limits_on_artworks_find_the_same_on_both_tallies(
     again = Deck("d.ydk", main=[DeckEntry("main", i, n) for n, i in enumerate(ids, 1)])
     fast, lines = _findings(deck, fmt, bl, db, True), _findings(again, fmt, bl, db, False)
     assert [(f.code, f.message, f.line, f.card_id) for f in fast] == [
-        (f.code, f.message, f.line, f.card_id) for f in lines]
+        (f.code, f.message, f.line, f.card_id) for f in lines
+    ]
 
 
 _COMMENT = st.one_of(
     st.text(alphabet="#!fFpPoOrRmMaAtTlLyYeE :=\t\x1c\u3000\u2028xcb1é", max_size=16),
-    st.sampled_from(["#format ocg", "# Player: Ann", "#created by X", "#FORMAT=tcg", "#",
-                     "#\u3000player Bo", "  #format  goat  ", "#formatx", "#main"]),
+    st.sampled_from(
+        [
+            "#format ocg",
+            "# Player: Ann",
+            "#created by X",
+            "#FORMAT=tcg",
+            "#",
+            "#\u3000player Bo",
+            "  #format  goat  ",
+            "#formatx",
+            "#main",
+        ]
+    ),
 )
 
 

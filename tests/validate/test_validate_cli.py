@@ -91,7 +91,9 @@ def test_illegal_deck_names_card_count_limit_and_list() -> None:
         {"id": 55144522, "name": "Pot of Greed"},
     )
     assert {k: doc["banlist"][k] for k in ("name", "effective")} == {
-        "name": "2002.07 DM6", "effective": "2002-07-01"}
+        "name": "2002.07 DM6",
+        "effective": "2002-07-01",
+    }
     # issue 15: the list's provenance (the shipped DM6 list: a month-only date from the seeds)
     assert doc["banlist"]["date_exact"] is False and doc["banlist"]["source"].startswith("seeds/")
     assert doc["summary"] == {"decks": 1, "legal": 0, "illegal": 1}
