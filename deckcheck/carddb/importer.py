@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
-import re
 import shutil
 import sqlite3
 import time
@@ -22,23 +20,11 @@ from deckcheck import fsio, staging
 from deckcheck import notes as dc_notes
 from deckcheck import paths as dc_paths
 from deckcheck.carddb import _common as common
+from deckcheck.carddb import cdbfile
 from deckcheck.errors import DataError, InputError
 from deckcheck.fsio import sha256_file
 from deckcheck.sqlite import connect_ro, is_sqlite
 
-_DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
-_TEXTS_COLUMNS = {"id", "name"}
-_LOCALE_DIR = re.compile(r"(?:^|/)locales/([^/]+)/[^/]+$")
-# 9-digit passcode ranges only EDOPro uses (Rush 160…, skills 300…, unofficial 5…); YGOPro
-# has prerelease ids 100…/101… too, so those do not decide.
-_EDOPRO_ONLY_ID = 110_000_000
-#: Bounds on what one input file may make the importer do (a hostile cards.cdb): rows per
-#: table (the real BabelCDB holds ~14,000), characters per name (the longest real name is
-#: under 150), and seconds of SQLite work per file (the real file takes well under one).
-MAX_ROWS = 1_000_000
-MAX_NAME_CHARS = 1000
-MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
-_PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 _INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
@@ -68,181 +54,10 @@ class ImportSummary:
     notes: tuple[str, ...] = ()  # what did not map, with counts and examples
 
 
-@dataclass(slots=True)
-class _Plan:
-    path: Path
-    kind: str  # cards | names
-    lang: str | None
-    detected: str | None  # edopro | ambiguous | None (both dialects agree)
-    high_bits: bool
-    sha256: str = ""
-    size: int = 0
-    dialect: str | None = None
-
-
 # --------------------------------------------------------------------------- locking
 
 # The one lock of the data home lives in deckcheck.staging (imports and updates share it).
 exclusive_lock = staging.exclusive_lock
-
-
-# --------------------------------------------------------------------------- inspection
-
-
-_MAX_PASSCODE = 0xFFFFFFFF  # passcodes are 32-bit in every client
-
-
-def _int(value: Any, column: str, path: Path, card: Any = None) -> int:
-    """A cdb column value as an int (NULL is 0). SQLite columns take any type: text, REAL or
-    BLOB where an integer belongs is a broken file, said in one line, never an internal
-    error or a silently rounded passcode."""
-    if value is None:
-        return 0
-    if isinstance(value, int):
-        return value
-    of = f" of card {card!r}" if card is not None and not isinstance(card, bytes) else ""
-    shown = value[:20] if isinstance(value, (str, bytes)) else value
-    kind = {str: "text", float: "a real number", bytes: "a blob"}.get(type(value), "not a number")
-    raise InputError(
-        f"not a usable cards.cdb: {column}{of} is {kind} ({shown!r}), not an integer",
-        where=str(path),
-    )
-
-
-def _passcode(value: Any, column: str, path: Path) -> int:
-    cid = _int(value, column, path)
-    if not 0 <= cid <= _MAX_PASSCODE:
-        raise InputError(
-            f"not a usable cards.cdb: {column} {cid} is not a passcode (0 to 4294967295)",
-            where=str(path),
-        )
-    return cid
-
-
-def _name(value: Any, card: int, path: Path) -> str | None:
-    """A texts.name value as text (a UTF-8 BLOB is read as text; other types are refused)."""
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, bytes):
-        try:
-            return value.decode("utf-8")
-        except UnicodeDecodeError:
-            pass
-    raise InputError(
-        f"not a usable cards.cdb: texts.name of card {card} is "
-        f"{type(value).__name__} ({value!r:.40}), not UTF-8 text",
-        where=str(path),
-    )
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
-
-
-def _inspect(path: Path, lang: str | None) -> _Plan:
-    where = str(path)
-    if not path.is_file():
-        raise InputError("file not found" if not path.exists() else "not a file", where=where)
-    try:
-        sqlite_file = is_sqlite(path)
-    except OSError as exc:  # /proc/self/mem, a file that vanished, EIO
-        raise InputError(f"cannot read: {exc.strerror or exc}", where=where) from None
-    if not sqlite_file:
-        raise InputError(
-            "not an SQLite database (expected a cards.cdb file, a yaml-yugi JSON array or a "
-            "YGOJSON folder or zip)",
-            where=where,
-        )
-    m = _LOCALE_DIR.search(path.absolute().as_posix())
-    file_lang: str | None = None
-    if lang is not None:
-        file_lang = common.lang_code(lang)
-        if file_lang is None:
-            raise InputError(f"unknown language {lang!r} (use one of {', '.join(common.LANGS)})")
-    elif m:
-        file_lang = common.lang_code(m.group(1))
-        if file_lang is None:
-            raise InputError(
-                f"unknown language folder {m.group(1)!r}; pass --lang ({', '.join(common.LANGS)})",
-                where=where,
-            )
-    try:
-        conn = _bounded(connect_ro(path))
-    except sqlite3.Error as exc:
-        raise InputError(f"cannot open: {exc}", where=where) from None
-    try:
-        # Real tables only: a view named datas/texts can be recursive or endless.
-        tables = {
-            r[0].lower()
-            for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        }
-        needed = ["texts"] if file_lang else ["datas", "texts"]
-        missing = [t for t in needed if t not in tables]
-        if missing:
-            raise InputError(
-                f"not a cards.cdb: missing table {', '.join(missing)} "
-                "(expected tables datas and texts)",
-                where=where,
-            )
-        if "texts" in needed and not _TEXTS_COLUMNS <= _columns(conn, "texts"):
-            raise InputError(
-                "not a cards.cdb: table texts lacks column(s) "
-                f"{', '.join(sorted(_TEXTS_COLUMNS - _columns(conn, 'texts')))}",
-                where=where,
-            )
-        if file_lang:
-            return _Plan(path, "names", file_lang, None, False)
-        have = _columns(conn, "datas")
-        if not _DATAS_COLUMNS <= have:
-            raise InputError(
-                "not a cards.cdb: table datas lacks column(s) "
-                f"{', '.join(sorted(_DATAS_COLUMNS - have))}",
-                where=where,
-            )
-        bits = 0
-        for (ot,) in conn.execute("SELECT DISTINCT ot FROM datas"):
-            bits |= _int(ot, "datas.ot", path)
-        max_id = _int(conn.execute("SELECT max(id) FROM datas").fetchone()[0], "datas.id", path)
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # (text that is not UTF-8)
-        raise InputError(_db_error(exc, "unreadable SQLite database"), where=where) from None
-    finally:
-        conn.close()
-    high = bool(bits & ~0xF)
-    if high or max_id >= _EDOPRO_ONLY_ID:
-        detected: str | None = "edopro"
-    elif bits & 0xC:
-        detected = "ambiguous"
-    else:
-        detected = None
-    return _Plan(path, "cards", "en", detected, high)
-
-
-def _choose_dialects(plans: list[_Plan], dialect: str | None) -> None:
-    cards = [p for p in plans if p.kind == "cards"]
-    if dialect is not None:
-        if dialect not in common.DIALECTS:
-            raise InputError(f"unknown dialect {dialect!r} (use edopro or ygopro)")
-        if dialect == "ygopro":
-            bad = [str(p.path) for p in cards if p.high_bits]
-            if bad:
-                raise InputError(
-                    "scope bits above 0xF exist only in EDOPro databases, "
-                    f"not YGOPro: {', '.join(bad)}"
-                )
-        for p in cards:
-            p.dialect = dialect
-        return
-    ambiguous = [p for p in cards if p.detected == "ambiguous"]
-    if ambiguous:
-        edo = [str(p.path) for p in cards if p.detected == "edopro"]
-        also = f" (EDOPro detected in {', '.join(edo)})" if edo else ""
-        raise InputError(
-            "ot bits 0x4/0x8 mean anime/illegal in EDOPro but custom/Simplified Chinese in "
-            f"YGOPro; pass --dialect edopro or --dialect ygopro{also}",
-            where=", ".join(str(p.path) for p in ambiguous),
-        )
-    for p in cards:
-        p.dialect = "edopro"  # EDOPro-only bits, or bits 0x1/0x2 on which both dialects agree
 
 
 # --------------------------------------------------------------------------- writing
@@ -264,7 +79,7 @@ def _check_existing(conn: sqlite3.Connection, db_path: Path) -> None:
         )
 
 
-def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> int:
+def _source_id(conn: sqlite3.Connection, plan: cdbfile.Plan, rows: int, now: str) -> int:
     conn.execute(
         "INSERT INTO sources (path, sha256, size, imported_at, dialect, lang, rows, kind) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, "
@@ -285,47 +100,12 @@ def _source_id(conn: sqlite3.Connection, plan: _Plan, rows: int, now: str) -> in
     return int(sid.fetchone()[0])
 
 
-def _bounded(conn: sqlite3.Connection) -> sqlite3.Connection:
-    """``conn`` with SQLite work capped at ``MAX_SECONDS`` (then "interrupted")."""
-    deadline = time.monotonic() + MAX_SECONDS
-    conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_STEPS)
-    return conn
-
-
-def _db_error(exc: sqlite3.DatabaseError | UnicodeDecodeError, what: str) -> str:
-    if "interrupted" in str(exc):
-        return f"reading it took over {MAX_SECONDS:g} s; not a cards.cdb deckcheck can import"
-    return f"{what}: {exc}"
-
-
-def _read(path: Path, sql: str) -> list[tuple[Any, ...]]:
-    """Rows of ``sql`` (its last column a name, cut at MAX_NAME_CHARS + 1 in SQL), at most
-    MAX_ROWS of them, within MAX_SECONDS; InputError past any bound."""
-    try:
-        src = _bounded(connect_ro(path))
-        try:
-            rows = src.execute(f"{sql} LIMIT {MAX_ROWS + 1}").fetchall()
-        finally:
-            src.close()
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise InputError(_db_error(exc, "cannot read"), where=str(path)) from None
-    if len(rows) > MAX_ROWS:
-        raise InputError(f"more than {MAX_ROWS} rows: not a cards.cdb", where=str(path))
-    for r in rows:
-        if isinstance(r[-1], str) and len(r[-1]) > MAX_NAME_CHARS:
-            raise InputError(
-                f"card {r[0]}: a name over {MAX_NAME_CHARS} characters: not a cards.cdb",
-                where=str(path),
-            )
-    return rows
-
-
-def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
+def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     dialect = plan.dialect or "edopro"
-    rows = _read(
+    rows = cdbfile.read_rows(
         plan.path,
         "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
-        f"substr(t.name, 1, {MAX_NAME_CHARS + 1}) "
+        f"substr(t.name, 1, {cdbfile.MAX_NAME_CHARS + 1}) "
         "FROM datas d LEFT JOIN texts t ON t.id = d.id",
     )
     sid = _source_id(conn, plan, len(rows), now)
@@ -333,10 +113,10 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     name_rows = []
     p = plan.path
     for cid_, ot, alias_, typ_, atk, df, level, race, attr, name_ in rows:
-        cid = _passcode(cid_, "datas.id", p)
-        alias = _passcode(alias_, f"datas.alias of card {cid}", p)
-        typ = _int(typ_, "datas.type", p, cid)
-        name = _name(name_, cid, p)
+        cid = cdbfile.passcode(cid_, "datas.id", p)
+        alias = cdbfile.passcode(alias_, f"datas.alias of card {cid}", p)
+        typ = cdbfile.as_int(typ_, "datas.type", p, cid)
+        name = cdbfile.name_text(name_, cid, p)
         card_rows.append(
             (
                 cid,
@@ -345,12 +125,12 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
                 common.alias_kind(cid, alias, dialect),
                 typ,
                 common.card_kind(typ),
-                common.scopes_from_ot(_int(ot, "datas.ot", p, cid), dialect),
-                _int(level, "datas.level", p, cid),
-                _int(atk, "datas.atk", p, cid),
-                _int(df, "datas.def", p, cid),
-                _int(race, "datas.race", p, cid),
-                _int(attr, "datas.attribute", p, cid),
+                common.scopes_from_ot(cdbfile.as_int(ot, "datas.ot", p, cid), dialect),
+                cdbfile.as_int(level, "datas.level", p, cid),
+                cdbfile.as_int(atk, "datas.atk", p, cid),
+                cdbfile.as_int(df, "datas.def", p, cid),
+                cdbfile.as_int(race, "datas.race", p, cid),
+                cdbfile.as_int(attr, "datas.attribute", p, cid),
                 dialect,
                 sid,
             )
@@ -372,13 +152,15 @@ def _add_cards(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
     return len(card_rows)
 
 
-def _add_names(conn: sqlite3.Connection, plan: _Plan, now: str) -> int:
+def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     lang = plan.lang or "en"
-    rows = _read(plan.path, f"SELECT id, substr(name, 1, {MAX_NAME_CHARS + 1}) FROM texts")
+    rows = cdbfile.read_rows(
+        plan.path, f"SELECT id, substr(name, 1, {cdbfile.MAX_NAME_CHARS + 1}) FROM texts"
+    )
     name_rows = []
     for cid_, name_ in rows:
-        cid = _passcode(cid_, "texts.id", plan.path)
-        name = _name(name_, cid, plan.path)
+        cid = cdbfile.passcode(cid_, "texts.id", plan.path)
+        name = cdbfile.name_text(name_, cid, plan.path)
         if name and name.strip():
             name_rows.append((cid, lang, name, "name"))
     _source_id(conn, plan, len(name_rows), now)
@@ -446,12 +228,12 @@ def import_files(
     if not files:
         raise InputError("no files to import")
     db_path = Path(db_path) if db_path is not None else dc_paths.database_path()
-    plans: list[_Plan] = []
+    plans: list[cdbfile.Plan] = []
     extra: list[official.Plan] = []
     for f in files:
         sniffed = official.sniff(f)
         if sniffed is None:
-            plans.append(_inspect(f, lang))
+            plans.append(cdbfile.inspect(f, lang))
         else:
             extra.append(official.plan(f, sniffed))
     if extra and not any(p.kind == "cards" for p in plans) and not db_path.is_file():
@@ -475,7 +257,7 @@ def import_files(
         if note is not None:
             note(text)
 
-    _choose_dialects(plans, dialect)
+    cdbfile.choose_dialects(plans, dialect)
     for p in plans:
         p.sha256 = sha256_file(p.path)
         p.size = p.path.stat().st_size
@@ -578,7 +360,7 @@ def reset(db_path: Path | None = None) -> Path | None:
 
 def _build(
     db_path: Path,
-    plans: list[_Plan],
+    plans: list[cdbfile.Plan],
     progress: bool,
     extra: Sequence[Any] = (),
     note: Callable[[str], None] = lambda _text: None,

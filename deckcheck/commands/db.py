@@ -130,7 +130,7 @@ def info(output: str) -> int:
     # The importer records cached file paths; the update state knows the URL each came from.
     data["update"] = {} if data["sample"] else installed_sources()
     from deckcheck import paths
-    from deckcheck.formats.importer import read_faults
+    from deckcheck.formats.faults import read_faults
 
     # official lists refused as upstream faults (issue 15): the previous list stays in force
     data["refused_lists"] = read_faults(paths.lists_dir())

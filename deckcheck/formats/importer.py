@@ -13,13 +13,13 @@ from typing import Any
 
 from deckcheck import notes as dc_notes
 from deckcheck.errors import InputError
-from deckcheck.formats import official
+from deckcheck.formats import duellinks, faults, official
 from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
 from deckcheck.formats.official import KonamiMap, Rejected
 from deckcheck.model import Banlist, Scope
 
-__all__ = ["Conflict", "ImportResult", "import_lflists", "read_faults", "read_lists", "to_yaml"]
+__all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +377,7 @@ def _read_official(
         if kind == "name":
             got.append(official.read_name_json(path, names, family))
         else:
-            got.extend(official.read_devdb(path, names))
+            got.extend(duellinks.read_devdb(path, names))
     by_source: dict[str, tuple[int, set[str]]] = {}
     for ol in got:
         if ol.unmapped:
@@ -410,7 +410,7 @@ def _read_official(
     for r in bad:
         result.rejected.append(r)
         dc_notes.note(f"deckcheck: warning: {r.message()}")
-    _record_faults(target, bad)
+    faults.record(target, bad)
     out: list[tuple[Banlist, list[str]]] = []
     # vectors first: on the same day the Konami-id list wins over the name list
     for ol in sorted(keep, key=lambda o: o.kind != "vector"):
@@ -422,45 +422,6 @@ def _read_official(
             )
         out.append((ol.banlist, notes))
     return out
-
-
-FAULTS_FILE = "official-faults.json"
-
-
-def _record_faults(target: Path, bad: Sequence[Rejected]) -> None:
-    """Refused lists are remembered beside the lists (``db info`` shows them)."""
-    import json
-
-    path = target / FAULTS_FILE
-    try:
-        old = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        old = []
-    if not isinstance(old, list):
-        old = []
-    seen = {(r.get("family"), r.get("effective"), r.get("source")) for r in old}
-    new = list(old)
-    for r in bad:
-        key = (r.family, r.effective.isoformat(), r.source)
-        if key not in seen:
-            new.append(
-                {"family": key[0], "effective": key[1], "source": key[2], "reason": r.reason}
-            )
-    if new != old:
-        from deckcheck.formats.catalog import write_atomic
-
-        write_atomic(path, json.dumps(new, ensure_ascii=False, indent=1))
-
-
-def read_faults(target: Path) -> list[dict[str, str]]:
-    """The refused official lists recorded in a list folder (for ``db info``)."""
-    import json
-
-    try:
-        got = json.loads((target / FAULTS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return [r for r in got if isinstance(r, dict)] if isinstance(got, list) else []
 
 
 # --------------------------------------------------------------------------- lflist history

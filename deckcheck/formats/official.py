@@ -1,8 +1,7 @@
 """Konami's official lists from their real upstream files: yaml-yugi-limit-regulation
 ``*.vector.json`` (Konami ids) and ``*.name.json`` (English names), one by one or all from the
-repository's source zip, and the Duel Links change
-history ``prisma/dev.db`` (falsepopsky/forbidden-duel-links), read into ``model.Banlist``s with
-exact dates, ids and names mapped to passcodes, and every unmapped id or name counted.
+repository's source zip, read into ``model.Banlist``s with exact dates, ids and names mapped to
+passcodes, and every unmapped id or name counted (the Duel Links history: ``formats.duellinks``).
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.errors import InputError
-from deckcheck.model import Banlist, Group
+from deckcheck.model import Banlist
 
 __all__ = [
     "FOLDER_FAMILIES",
@@ -33,7 +32,6 @@ __all__ = [
     "name_key",
     "name_map_for",
     "read_archive",
-    "read_devdb",
     "read_name_json",
     "read_vector",
     "sniff",
@@ -56,7 +54,7 @@ FOLDER_FAMILIES = {
     "rush": "rush",
 }
 POINTS_FAMILIES = frozenset({"genesys", "ocg-genesys"})
-_LIST_NAMES = {
+LIST_NAMES = {
     "tcg": "TCG",
     "ocg": "OCG",
     "ocg-ae": "OCG (Asian-English)",
@@ -69,7 +67,6 @@ _LIST_NAMES = {
     "duel-links-rush": "Duel Links Rush",
 }
 _REPO_LR = "DawnbrandBots/yaml-yugi-limit-regulation"
-_REPO_DL = "falsepopsky/forbidden-duel-links"
 _DATE_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.(vector|name)\.json$")
 #: A list file inside the repository's source archive (GitHub puts every entry under one
 #: ``<repo>-<branch>/`` folder): ``[<top>/]data/<format>/<date>.(vector|name).json``.
@@ -404,7 +401,7 @@ def _banlist(
     source: str, where: str, fam: str, day: dt.date, limits: dict[int, int], points: dict[int, int]
 ) -> Banlist:
     return Banlist(
-        name=f"{day.isoformat()} {_LIST_NAMES.get(fam, fam)}",
+        name=f"{day.isoformat()} {LIST_NAMES.get(fam, fam)}",
         family=fam,
         effective=day,
         limits=limits,
@@ -423,103 +420,6 @@ def _day(value: Any, fname: str, where: str) -> dt.date:
         if m:
             return dt.date.fromisoformat(m.group(1))
         raise InputError(f"date {value!r} is not YYYY-MM-DD", where=where) from None
-
-
-# --------------------------------------------------------------------------- Duel Links
-
-
-_DL_TABLES = {"Speed": "duel-links", "Rush": "duel-links-rush"}
-
-
-def read_devdb(path: Path, names: NameMap) -> list[OfficialList]:
-    """Every Duel Links list of a forbidden-duel-links ``dev.db``, replayed in date order.
-
-    A list row holds only the changes announced that day; the list in force is the replay
-    of every change up to it ("No Longer on List" removes a card). "Limited N" is a group:
-    at most N cards in total from that category.
-    """
-    where = str(path)
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise InputError(f"cannot open SQLite database: {exc}", where=where) from None
-    out: list[OfficialList] = []
-    try:
-        types = dict(conn.execute("SELECT id, name FROM RestrictionType").fetchall())
-        for prefix, fam in _DL_TABLES.items():
-            rows = conn.execute(
-                f"SELECT b.date, c.name, r.typeId FROM {prefix}Restriction r "  # noqa: S608
-                f"JOIN {prefix}Banlist b ON b.id = r.banlistId "
-                f"JOIN {prefix}Card c ON c.id = r.cardId ORDER BY b.date, r.rowid"
-            ).fetchall()
-            out.extend(_replay(rows, types, fam, names, where))
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"not a forbidden-duel-links dev.db: {exc}", where=where) from None
-    finally:
-        conn.close()
-    return out
-
-
-def _epoch_day(value: Any) -> dt.date:
-    if isinstance(value, (int, float)):
-        return dt.datetime.fromtimestamp(value / 1000, dt.UTC).date()
-    return dt.date.fromisoformat(str(value)[:10])  # Prisma may also store ISO text
-
-
-def _replay(
-    rows: Sequence[tuple[Any, str, int]],
-    types: dict[int, str],
-    fam: str,
-    names: NameMap,
-    where: str,
-) -> list[OfficialList]:
-    status: dict[str, str] = {}
-    days: list[tuple[dt.date, dict[str, str]]] = []
-    for raw_day, name, tid in rows:
-        day = _epoch_day(raw_day)
-        what = types.get(tid, "")
-        if what == "No Longer on List":
-            status.pop(name, None)
-        else:
-            status[name] = what
-        if days and days[-1][0] == day:
-            days[-1] = (day, dict(status))
-        else:
-            days.append((day, dict(status)))
-    rush = fam == "duel-links-rush"
-    out = []
-    src = f"{_REPO_DL} prisma/dev.db ({'Rush' if rush else 'Speed'})"
-    for day, state in days:
-        limits: dict[int, int] = {}
-        groups: dict[int, set[int]] = {}
-        unmapped: list[str] = []
-        for name, what in sorted(state.items()):
-            ids = names(name_key(name), rush)
-            if not ids:
-                unmapped.append(name)
-                continue
-            if what == "Forbidden":
-                for c in ids:
-                    limits[c] = 0
-            else:
-                m = re.fullmatch(r"Limited (\d)", what)
-                if m is None:
-                    raise InputError(f"unknown restriction {what!r} for {name!r}", where=where)
-                groups.setdefault(int(m.group(1)), set()).update(ids)
-        b = Banlist(
-            name=f"{day.isoformat()} {_LIST_NAMES[fam]}",
-            family=fam,
-            effective=day,
-            limits=limits,
-            groups=tuple(
-                Group(f"Limited {n}", n, frozenset(cs)) for n, cs in sorted(groups.items())
-            ),
-            source=src,
-            path=where,
-            date_exact=True,
-        )
-        out.append(OfficialList(b, "devdb", len(state), unmapped))
-    return out
 
 
 # --------------------------------------------------------------------------- mapping

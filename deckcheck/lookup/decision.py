@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from deckcheck.lookup.normalize import normalize, script_of
-from deckcheck.lookup.ranking import DECIDE, MARGIN, raw_key
+from deckcheck.lookup.normalize import normalize, raw_key, script_of
+from deckcheck.lookup.ranking import DECIDE, MARGIN
 from deckcheck.lookup.records import Match, Resolution
 
 #: Shortest query (key characters) a fuzzy match may decide for: in shorter ones one typo is

@@ -51,3 +51,26 @@ def _unknown(tag: str) -> str:
         f"unknown language {tag!r}; known: {', '.join(KNOWN)} "
         "(BCP 47 tags such as ja-JP, zh-Hans, zh-Hant also work)"
     )
+
+
+def preferred_langs(query: str, lang: str | None) -> frozenset[str]:
+    """The languages a query's matches are preferred in: ``lang``, else by the script typed
+    (kana: Japanese; Hangul: Korean; Han only: Chinese and Japanese; Latin: English)."""
+    if lang:
+        return frozenset({lang, f"{lang}_reading", "nickname", "id"})
+    kana = hangul = han = 0
+    for ch in query:
+        o = ord(ch)
+        if 0x3040 <= o <= 0x30FF or 0xFF66 <= o <= 0xFF9F:
+            kana += 1
+        elif 0xAC00 <= o <= 0xD7A3:
+            hangul += 1
+        elif 0x3400 <= o <= 0x9FFF:
+            han += 1
+    if kana:
+        return frozenset({"ja", "ja_reading", "nickname", "id"})
+    if hangul:
+        return frozenset({"ko", "ko_reading", "nickname", "id"})
+    if han:
+        return frozenset({"zh-CN", "zh-TW", "ja", "nickname", "id"})
+    return frozenset({"en", "nickname", "id"})

@@ -142,3 +142,8 @@ def script_of(key: str) -> int:
     if cjk:
         return 1
     return 0
+
+
+def raw_key(text: str) -> str:
+    """A name with only case, width and spacing folded: "written exactly as typed"."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())

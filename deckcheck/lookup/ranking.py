@@ -25,7 +25,8 @@ from typing import Any
 from deckcheck.lookup import grams
 from deckcheck.lookup.bag import Bag, BagData
 from deckcheck.lookup.data import Bucket, IndexData
-from deckcheck.lookup.normalize import normalize, script_of
+from deckcheck.lookup.langs import preferred_langs
+from deckcheck.lookup.normalize import normalize, raw_key, script_of
 from deckcheck.lookup.records import Match
 from deckcheck.lookup.scan import _Scan
 from deckcheck.lookup.scan import pick_names as _pick_names
@@ -49,34 +50,6 @@ MIN_INFIX = {0: 4, 1: 2, 2: 2}
 
 _TIER = {"id": 0, "exact": 1, "nickname": 2, "prefix": 3, "fuzzy": 3}
 _MAX_SCAN = 400  # prefix / substring hits examined per query (short queries hit thousands)
-
-
-def raw_key(text: str) -> str:
-    """A name with only case, width and spacing folded: "written exactly as typed"."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def _preferred_langs(query: str, lang: str | None) -> frozenset[str]:
-    """The languages a query's matches are preferred in: ``lang``, else by the script typed
-    (kana: Japanese; Hangul: Korean; Han only: Chinese and Japanese; Latin: English)."""
-    if lang:
-        return frozenset({lang, f"{lang}_reading", "nickname", "id"})
-    kana = hangul = han = 0
-    for ch in query:
-        o = ord(ch)
-        if 0x3040 <= o <= 0x30FF or 0xFF66 <= o <= 0xFF9F:
-            kana += 1
-        elif 0xAC00 <= o <= 0xD7A3:
-            hangul += 1
-        elif 0x3400 <= o <= 0x9FFF:
-            han += 1
-    if kana:
-        return frozenset({"ja", "ja_reading", "nickname", "id"})
-    if hangul:
-        return frozenset({"ko", "ko_reading", "nickname", "id"})
-    if han:
-        return frozenset({"zh-CN", "zh-TW", "ja", "nickname", "id"})
-    return frozenset({"en", "nickname", "id"})
 
 
 class Ranker:
@@ -456,7 +429,7 @@ class Ranker:
         def offer(ms: Iterable[Match]) -> None:
             _offer(best, ms)
 
-        pref = _preferred_langs(query, lang)
+        pref = preferred_langs(query, lang)
 
         def ranked() -> list[Match]:
             return self._order(best, pref)
@@ -587,7 +560,7 @@ class Ranker:
             return None
         for kid, score in hits:
             _offer(best, self._matches(kid, lang, score, "fuzzy"))
-        return self._order(best, _preferred_langs(query, lang)), bound
+        return self._order(best, preferred_langs(query, lang)), bound
 
 
 def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:

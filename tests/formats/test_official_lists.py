@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck.formats import official
+from deckcheck.formats import duellinks, official
 from deckcheck.formats.catalog import ListStore
-from deckcheck.formats.importer import import_lflists, read_faults
+from deckcheck.formats.faults import read_faults
+from deckcheck.formats.importer import import_lflists
 
 D = dt.date
 TTT = 25311006  # Triple Tactics Talent
@@ -354,7 +355,7 @@ def test_devdb_replay_small(tmp_path: Path):
     con.close()
     assert official.sniff(db) == "devdb"
     names = {"alpha": [1], "beta": [2]}
-    lists = official.read_devdb(db, lambda k, rush: names.get(k, []))
+    lists = duellinks.read_devdb(db, lambda k, rush: names.get(k, []))
     assert [b.banlist.effective for b in lists] == [D(2023, 1, 1), D(2024, 1, 1)]
     first, second = (o.banlist for o in lists)
     assert first.limits == {2: 0} and [(g.name, g.cards) for g in first.groups] == [

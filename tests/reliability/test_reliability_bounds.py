@@ -114,15 +114,15 @@ def test_too_many_rows_and_too_slow_are_bounded(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from deckcheck.carddb import importer
+    from deckcheck.carddb import cdbfile
 
     p = cdb(tmp_path / "r" / "cards.cdb", rows=50)
-    monkeypatch.setattr(importer, "MAX_ROWS", 10)
+    monkeypatch.setattr(cdbfile, "MAX_ROWS", 10)
     assert main(["db", "import", str(p)]) == 2
     assert "more than 10 rows: not a cards.cdb" in capsys.readouterr().err
-    monkeypatch.setattr(importer, "MAX_ROWS", 1_000_000)
-    monkeypatch.setattr(importer, "MAX_SECONDS", 0.0)  # every SQLite step is over time
-    monkeypatch.setattr(importer, "_PROGRESS_STEPS", 1)
+    monkeypatch.setattr(cdbfile, "MAX_ROWS", 1_000_000)
+    monkeypatch.setattr(cdbfile, "MAX_SECONDS", 0.0)  # every SQLite step is over time
+    monkeypatch.setattr(cdbfile, "_PROGRESS_STEPS", 1)
     assert main(["db", "import", str(p)]) == 2
     assert "reading it took over 0 s" in capsys.readouterr().err
     assert not (isolated_home / "cards.sqlite3").exists()

@@ -21,7 +21,7 @@ from click.testing import CliRunner, Result
 from deckcheck.cli import cli
 from deckcheck.errors import DataError
 from deckcheck.formats.catalog import ListStore
-from deckcheck.formats.importer import read_faults
+from deckcheck.formats.faults import read_faults
 from deckcheck.update import download
 from deckcheck.update.download import check_file
 from deckcheck.update.sources import Component, load_components, resolve_source
