@@ -276,7 +276,7 @@ _ACTIVE: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = [
 
 def _rules() -> list[tuple[str, Any, frozenset[str]]]:
     """(name, module, codes it owns) per rule; rebuilt when ``RULES`` changes (tests)."""
-    if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
+    if _RULES_OF[0] != RULES:  # one C-level dict comparison per deck
         _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
         _RULES_OF[0] = dict(RULES)
         _ACTIVE.clear()
@@ -367,10 +367,7 @@ def _iso(day: dt.date) -> str:
 
 def _legal(findings: list[Finding]) -> bool:
     """No finding is an error."""
-    for f in findings:
-        if f.severity == "error":
-            return False
-    return True
+    return all(f.severity != "error" for f in findings)
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------

@@ -58,8 +58,10 @@ def finding_json(f: Finding) -> str:
     head = _HEADS.get(key)
     if head is None:
         head = (
-            f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
-            f'"severity": {_v(f.severity)}, "message": ',
+            (
+                f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
+                f'"severity": {_v(f.severity)}, "message": '
+            ),
             f', "section": {_v(f.section)}, "line": ',
         )
         if len(_HEADS) < 4096 and all(type(x) in _PLAIN for x in key):  # (True == 1)
