@@ -143,11 +143,12 @@ def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
     from deckcheck.batch import Checker, Job, run_batch
     from deckcheck.formats import ListStore, get_format
     from deckcheck.inputs import expand_inputs
+    from deckcheck.validate import Target
 
     date = dt.date(2026, 6, 1)
     fmt = get_format("tcg")
     banlist = ListStore.default().in_force("tcg", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
+    job = Job(Target(fmt, banlist, date))
     checker = Checker(job)
     items = list(expand_inputs([str(f) for f in folders]))
     for _ in run_batch(items[:500], job, 1, checker=checker):  # warm-up: card cache

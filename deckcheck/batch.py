@@ -11,81 +11,59 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sized
 from typing import Any
 
+from deckcheck.decks.header import deck_header
+from deckcheck.engine import Engine
 from deckcheck.errors import InputError
-from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
-from deckcheck.model import Banlist, Deck, Format, Record, record
+from deckcheck.inputs import Item
+from deckcheck.model import Record, record
 from deckcheck.report import DeckReport
-from deckcheck.validate import check_deck, unreadable
+from deckcheck.validate import Target
 
 
 @record
 class Job(Record):
-    """Everything a worker needs to check decks (picklable, for ``--jobs``)."""
+    """Everything a worker needs to check decks (picklable, for ``--jobs``): the run's target
+    and, for a deck's own "#format ID" line, what its target is built from."""
 
-    fmt: Format
-    banlist: Banlist | None
-    date: dt.date
-    points_cap: int | None
-    lang: str | None
-    db_path: str | None
+    target: Target
+    db_path: str | None = None
     #: check a deck with a "#format ID" line against that format (no --format given)
     deck_formats: bool = False
     banlist_ref: str | None = None
     format_files: tuple[str, ...] = ()
-    upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
-
-    def __init__(
-        self,
-        fmt: Format,
-        banlist: Banlist | None,
-        date: dt.date,
-        points_cap: int | None,
-        lang: str | None,
-        db_path: str | None,
-        deck_formats: bool = False,
-        banlist_ref: str | None = None,
-        format_files: tuple[str, ...] = (),
-        upcoming: Banlist | None = None,
-    ) -> None:  # # written out: see model.record
-        d = self.__dict__
-        d["fmt"] = fmt
-        d["banlist"] = banlist
-        d["date"] = date
-        d["points_cap"] = points_cap
-        d["lang"] = lang
-        d["db_path"] = db_path
-        d["deck_formats"] = deck_formats
-        d["banlist_ref"] = banlist_ref
-        d["format_files"] = format_files
-        d["upcoming"] = upcoming
 
 
 class Checker:
-    """Reads, resolves and validates one input at a time; the card database opened once."""
+    """Reads, resolves and validates one input at a time with one engine (the card database
+    opened once)."""
 
-    def __init__(self, job: Job):
-        from deckcheck.carddb import open_db
-
+    def __init__(self, job: Job, engine: Engine | None = None):
         self.job = job
-        self.db = open_db(job.db_path) if job.db_path else open_db()
-        self.loader = DeckLoader(self.db)
-        self._formats: dict[str, tuple[Format, Banlist | None] | None] = {}
+        self.engine = engine or Engine.open(job.db_path, job.format_files)
+        self._formats: dict[str, Target | None] = {}
 
-    def format_for(self, deck: Any) -> tuple[Format, Banlist | None]:
-        """The run's format and list, or those of the deck's own "#format" line."""
+    def target_for(self, deck: Any) -> Target:
+        """The run's target, or that of the deck's own "#format" line."""
         job = self.job
+        run = job.target
         hint = deck_header(deck)[0] if job.deck_formats else None
-        if hint is None or hint == job.fmt.id:
-            return job.fmt, job.banlist
+        if hint is None or hint == run.fmt.id:
+            return run
         if hint not in self._formats:
             from deckcheck.errors import DeckcheckError
-            from deckcheck.formats import get_format, list_for
 
             try:
-                fmt = get_format(hint, extra_files=job.format_files)
-                self._formats[hint] = (fmt, list_for(fmt.at(job.date), job.date, job.banlist_ref))
+                got = self.engine.target(
+                    hint,
+                    run.date,
+                    job.banlist_ref,
+                    points_cap=run.points_cap,
+                    lang=run.lang,
+                    upcoming=False,
+                )
+                self._formats[hint] = got
                 _note(
-                    f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
+                    f"{deck.source}: checked as {got.fmt.name} (its '#format {hint}' line; "
                     "--format overrides it)",
                     hint,
                 )
@@ -93,54 +71,14 @@ class Checker:
                 self._formats[hint] = None
                 _note(
                     f"{deck.source}: '#format {hint}' line not used ({exc}); "
-                    f"checked as {job.fmt.name}",
+                    f"checked as {run.fmt.name}",
                     hint,
                 )
-        got = self._formats[hint]
-        return got if got is not None else (job.fmt, job.banlist)
-
-    def read(self, item: Item) -> Any:
-        return read_item(item)
-
-    def resolve(self, deck: Any) -> Any:
-        deck = self.loader.resolve(deck)
-        if deck.packed() is None:
-            # the deck's cards read in one query (the checks' ``get`` then finds them cached);
-            # a packed deck's are read by the engine's tally (``get_many``), one query too
-            self.db.prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
-        return deck
+        mine = self._formats[hint]
+        return mine if mine is not None else run
 
     def __call__(self, item: Item) -> DeckReport:
-        job = self.job
-        try:
-            deck = self.resolve(self.read(item))
-        except InputError as exc:
-            src = item_source(item)
-            report = unreadable(src, f"cannot read the deck: {exc}", job.fmt, job.banlist)
-            return report.replace(player=player_of(Deck(source=src)))
-        names = None
-        if job.lang and job.lang != "en":
-            lang = job.lang
-            names = lambda cid: self.db.name(cid, lang)  # noqa: E731
-        fmt, banlist = self.format_for(deck)
-        player = player_of(deck)
-        report = check_deck(deck, fmt, banlist, self.db, job.date, job.points_cap, names, player)
-        if job.upcoming is not None:
-            from deckcheck.rules.upcoming import compare
-
-            if report.legal and fmt is job.fmt:
-                later = check_deck(
-                    deck,
-                    fmt,
-                    job.upcoming,
-                    self.db,
-                    job.upcoming.effective,
-                    job.points_cap,
-                    names,
-                    player,
-                )
-                report = compare(report, later, job.upcoming)
-        return report
+        return self.engine.check_item(item, self.job.target, self.target_for)
 
 
 _WORKER: Checker | None = None
@@ -476,67 +414,36 @@ class Request(Record):
     lang: str | None = None
     jobs: int | str = "auto"  # a count, or "auto" (see plan_workers)
 
-    def __init__(
-        self,
-        inputs: tuple[str, ...],
-        format_id: str = "tcg",
-        banlist_ref: str | None = None,
-        date: dt.date | None = None,
-        format_files: tuple[str, ...] = (),
-        points_cap: int | None = None,
-        lang: str | None = None,
-        jobs: int | str = "auto",
-    ) -> None:  # # written out: see model.record
-        d = self.__dict__
-        d["inputs"] = inputs
-        d["format_id"] = format_id
-        d["banlist_ref"] = banlist_ref
-        d["date"] = date
-        d["format_files"] = format_files
-        d["points_cap"] = points_cap
-        d["lang"] = lang
-        d["jobs"] = jobs
-
 
 class Run:
     """A request made ready: format and list chosen, paths checked, the database open, so a
     data error stops it before any output starts; ``reports()`` then checks the decks."""
 
     def __init__(self, req: Request):
-        from deckcheck.formats import get_format, list_for
         from deckcheck.inputs import check_paths
 
         self.request = req
-        date = req.date or dt.date.today()
-        fmt = get_format(req.format_id, extra_files=req.format_files)
-        store = None
-        if req.banlist_ref is not None or fmt.at(date).list_family:
-            from deckcheck.formats.catalog import ListStore
-
-            store = ListStore.default()  # one index of the list folders for both look-ups
-        banlist = list_for(fmt.at(date), date, req.banlist_ref, store=store)
-        check_paths(req.inputs)
-        upcoming = None
-        if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
-            from deckcheck.rules.upcoming import next_list
-
-            upcoming = next_list(store, banlist.family, date)
-        self.job = Job(
-            fmt, banlist, date, req.points_cap, req.lang, db_path=None, upcoming=upcoming
+        engine = Engine.open(format_files=req.format_files)  # the database opened when used
+        target = engine.target(
+            req.format_id, req.date, req.banlist_ref, points_cap=req.points_cap, lang=req.lang
         )
-        self.checker = Checker(self.job)
+        check_paths(req.inputs)
+        engine.cards  # noqa: B018 - opened now: a data error stops the run before any output
+        self.job = Job(target, format_files=req.format_files)
+        self.checker = Checker(self.job, engine)
 
     def meta(self, strict: bool) -> Any:
         """What the run checks against, as every renderer prints it."""
         from deckcheck.render.base import Meta
 
-        fmt, banlist = self.job.fmt, self.job.banlist
+        target = self.job.target
+        fmt, banlist = target.fmt, target.banlist
         return Meta(
             format_id=fmt.id,
             format_name=fmt.name,
             list_name=banlist.name if banlist else None,
             list_effective=banlist.effective.isoformat() if banlist else None,
-            date=self.job.date.isoformat(),
+            date=target.date.isoformat(),
             strict=strict,
             list_source=(banlist.source or None) if banlist else None,
             list_date_exact=banlist.date_exact if banlist else None,

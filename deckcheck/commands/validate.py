@@ -269,7 +269,7 @@ def validate(
         from deckcheck.sheet.files import write_batch_sheets
 
         n, sheet_notes = write_batch_sheets(
-            tally.passed or [], sheets_dir, run.checker.db, run.job.date, lang
+            tally.passed or [], sheets_dir, run.checker.engine.cards, run.job.target.date, lang
         )
         for note in sheet_notes:
             err.write(note + "\n")

@@ -11,6 +11,7 @@ from deckcheck.batch import Checker, Job
 from deckcheck.carddb import open_db
 from deckcheck.carddb.db import CardDB
 from deckcheck.formats import get_format
+from deckcheck.validate import Target
 
 pytestmark = pytest.mark.realdata
 
@@ -111,9 +112,9 @@ def test_the_checker_reads_a_decks_cards_in_one_query(
     import datetime as dt
 
     fmt = get_format("tcg")
-    job = Job(fmt, None, dt.date(2026, 6, 1), None, None, str(real_home_dir / "cards.sqlite3"))
+    job = Job(Target(fmt, None, dt.date(2026, 6, 1)), str(real_home_dir / "cards.sqlite3"))
     checker = Checker(job)
-    seen = _card_queries(checker.db)
+    seen = _card_queries(checker.engine.cards)
     deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
     report = checker(str(deck))
     assert report.input == str(deck)

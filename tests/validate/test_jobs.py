@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from deckcheck.batch import Job, run_batch
 from deckcheck.cli import cli
 from deckcheck.inputs import expand_inputs
+from deckcheck.validate import Target
 from tests.conftest import REPO
 
 KINDS = ["text", "json", "github", "junit", "csv", "html"]
@@ -92,7 +93,7 @@ def test_run_batch_streams_reports_in_input_order(mixed_folder: Path) -> None:
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
+    job = Job(Target(fmt, banlist, date))
     items = list(expand_inputs([str(mixed_folder)]))
     serial = list(run_batch(items, job, 1))
     parallel = run_batch(iter(items), job, 2)  # a generator in, a generator out

@@ -20,6 +20,7 @@ from deckcheck.batch import Job, Output, run_batch, run_output
 from deckcheck.inputs import expand_inputs
 from deckcheck.render.base import Meta
 from deckcheck.report import RunTally, Waivers
+from deckcheck.validate import Target
 from tests.conftest import REPO
 from tests.validate.test_jobs import KINDS, run
 
@@ -151,7 +152,7 @@ def _job() -> tuple[Job, Meta]:
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
+    job = Job(Target(fmt, banlist, date))
     assert banlist is not None
     meta = Meta(fmt.id, fmt.name, banlist.name, banlist.effective.isoformat(), date.isoformat())
     return job, meta

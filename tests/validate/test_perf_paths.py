@@ -15,10 +15,11 @@ from deckcheck import batch
 from deckcheck.carddb import open_db
 from deckcheck.carddb.snapshot import CardSnapshot
 from deckcheck.cli import main
+from deckcheck.engine import Engine
 from deckcheck.model import Card, Deck, DeckEntry, Finding, Format, Group, Scope, SizeRange
 from deckcheck.report import DeckReport, Waivers
 from deckcheck.rules._base import Context
-from deckcheck.validate import _tally, composition, validate_deck
+from deckcheck.validate import Learnt, Target, _tally, composition, validate_deck
 from tests.carddb.test_carddb_import import make_cdb
 
 REPO = Path(__file__).parent.parent.parent
@@ -84,11 +85,11 @@ def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> 
         side=[DeckEntry("side", 502, 30)],
     )
     ctx = Context(deck, Format("x", "X"), None, dt.date(2026, 6, 1), None)
-    comp = _tally(ctx, db, None)
+    comp = _tally(ctx, db, None, Learnt())
     assert comp == composition(ctx) == {"monster": 4, "spell": 2, "trap": 0, "other": 1, "extra": 2}
     assert ctx.tallies[100].count == 3  # 100 twice and its artwork 500
     assert ctx.counts == {"main": 7, "extra": 1, "side": 1}  # skills left out
-    report = validate_deck(deck, Format("x", "X"), None, db, date=dt.date(2026, 6, 1))
+    report = validate_deck(Engine(db), deck, Target(Format("x", "X"), None, dt.date(2026, 6, 1)))
     assert report.composition == comp
 
 
@@ -128,7 +129,7 @@ def test_many_decks_in_a_pool_same_as_one_process(tmp_path: Path) -> None:
         items.append(str(p))
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
-    job = batch.Job(fmt, ListStore.default().in_force("dm6", date), date, None, None, None)
+    job = batch.Job(Target(fmt, ListStore.default().in_force("dm6", date), date))
     one = list(batch.run_batch(items, job, 1))
     two = list(batch.run_batch(iter(items), job, 2))  # a generator: looked ahead, then pooled
     auto = list(batch.run_batch(items, job, "auto"))

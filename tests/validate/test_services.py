@@ -25,6 +25,7 @@ from deckcheck.inputs import (
     read_item,
     walk_folder,
 )
+from deckcheck.validate import Target
 from tests.conftest import REPO
 
 EXAMPLES = REPO / "examples"
@@ -118,7 +119,7 @@ def test_run_checks_inputs_in_order_in_process(folder: Path) -> None:
     legal = {Path(r.input).name: r.legal for r in reports}
     assert legal["z.ydk"] and not legal["x.YDK"] and not legal["url.ydke"]
     # the same engine without the Run wrapper gives the same verdicts
-    job = Job(run.job.fmt, run.job.banlist, DATE, None, None, None)
+    job = Job(Target(run.job.target.fmt, run.job.target.banlist, DATE))
     again = list(run_batch(expand_inputs([str(folder)]), job, 1, checker=Checker(job)))
     assert again == reports
 
