@@ -12,7 +12,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck.batch import Request, Run
+from deckcheck.batch import plan, reports, walk
 from deckcheck.model import Finding
 from deckcheck.render.json import deck_json, deck_text, finding_json
 from deckcheck.report import DeckReport
@@ -30,8 +30,8 @@ def test_real_reports_in_several_formats(real_home: Path, shared_data: Path) -> 
     seen = 0
     heads: dict = {}  # one renderer's, kept over every report
     for fmt in ("tcg", "ocg", "goat", "rush", "speed", "genesys"):
-        run = Run(Request(inputs=(decks,), format_id=fmt, date=dt.date(2026, 6, 1), jobs=1))
-        for report in run.reports():
+        request, engine = plan((decks,), walk((decks,)), format_id=fmt, date=dt.date(2026, 6, 1))
+        for report in reports(request, engine):
             for meta_format in (fmt, "other", None):
                 assert deck_text(report, meta_format, heads) == _reference(report, meta_format)
             seen += len(report.findings)

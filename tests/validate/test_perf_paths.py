@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import batch
+from deckcheck import runners
+from deckcheck.batch import Request, reports
 from deckcheck.carddb import open_db
 from deckcheck.carddb.snapshot import CardSnapshot
 from deckcheck.cli import main
@@ -94,20 +95,20 @@ def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> 
 
 
 def test_worker_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch, "cores", lambda: 2)
-    assert batch.plan_workers(64, None) == 2  # never more workers than usable cores
-    assert batch.plan_workers(1, None) == 1
-    assert batch.plan_workers("auto", 10) == 1  # a small batch stays in process
-    assert batch.plan_workers("auto", batch.AUTO_MIN_DECKS) == 2
-    assert batch.plan_workers("auto", None) == 2
-    monkeypatch.setattr(batch, "cores", lambda: 1)
-    assert batch.plan_workers("auto", None) == 1 and batch.plan_workers(8, None) == 1
+    monkeypatch.setattr(runners, "cores", lambda: 2)
+    assert runners.plan_workers(64, None) == 2  # never more workers than usable cores
+    assert runners.plan_workers(1, None) == 1
+    assert runners.plan_workers("auto", 10) == 1  # a small batch stays in process
+    assert runners.plan_workers("auto", runners.AUTO_MIN_DECKS) == 2
+    assert runners.plan_workers("auto", None) == 2
+    monkeypatch.setattr(runners, "cores", lambda: 1)
+    assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(8, None) == 1
 
 
 def test_cores_reads_the_affinity_mask() -> None:
     import os
 
-    assert 1 <= batch.cores() <= len(os.sched_getaffinity(0))
+    assert 1 <= runners.cores() <= len(os.sched_getaffinity(0))
 
 
 def test_jobs_option_takes_auto_and_refuses_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -123,16 +124,16 @@ def test_many_decks_in_a_pool_same_as_one_process(tmp_path: Path) -> None:
 
     decks = sorted((REPO / "examples" / "dm6").glob("*.ydk"))
     items = []
-    for i in range(batch.AUTO_MIN_DECKS + 150):
+    for i in range(runners.AUTO_MIN_DECKS + 150):
         p = tmp_path / f"{i:05d}.ydk"
         p.write_bytes(decks[i % len(decks)].read_bytes())
         items.append(str(p))
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
-    job = batch.Job(Target(fmt, ListStore.default().in_force("dm6", date), date))
-    one = list(batch.run_batch(items, job, 1))
-    two = list(batch.run_batch(iter(items), job, 2))  # a generator: looked ahead, then pooled
-    auto = list(batch.run_batch(items, job, "auto"))
+    request = Request((), items, Target(fmt, ListStore.default().in_force("dm6", date), date))
+    one = list(reports(request.replace(jobs=1)))
+    two = list(reports(request.replace(items=iter(items), jobs=2)))  # looked ahead, then pooled
+    auto = list(reports(request.replace(jobs="auto")))
     assert [r.input for r in two] == items
     assert two == one == auto
     assert {r.legal for r in one} == {True, False}
