@@ -210,6 +210,14 @@ class Waivers:
     def __bool__(self) -> bool:
         return bool(self.ignore or self.select)
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Waivers):
+            return NotImplemented
+        return (self.ignore, self.select) == (other.ignore, other.select)
+
+    def __hash__(self) -> int:
+        return hash((self.ignore, self.select))
+
     def waives(self, code: str) -> bool:
         if self.select and not code.startswith(self.select):
             return True

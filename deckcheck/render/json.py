@@ -45,17 +45,18 @@ def _v(value: Any) -> str:
 
 
 #: (code, rule, severity, section) -> the finding's JSON around its message and line: a
-#: batch's findings come from a few dozen such keys (its size is capped all the same)
-_HEADS: dict[tuple[Any, Any, Any, Any], tuple[str, str]] = {}
+#: batch's findings come from a few dozen such keys (a renderer keeps its own, capped)
+Heads = dict[tuple[Any, Any, Any, Any], tuple[str, str]]
 _PLAIN = (str, type(None))
 
 
-def finding_json(f: Finding) -> str:
-    """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them)."""
+def finding_json(f: Finding, heads: Heads | None = None) -> str:
+    """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them).
+    ``heads``: the text around the message kept for the next findings (a renderer's own)."""
     if f.candidates:
         return _dumps(f.to_json())  # type: ignore[no-any-return]
     key = (f.code, f.rule, f.severity, f.section)
-    head = _HEADS.get(key)
+    head = heads.get(key) if heads is not None else None
     if head is None:
         head = (
             (
@@ -64,8 +65,8 @@ def finding_json(f: Finding) -> str:
             ),
             f', "section": {_v(f.section)}, "line": ',
         )
-        if len(_HEADS) < 4096 and all(type(x) in _PLAIN for x in key):  # (True == 1)
-            _HEADS[key] = head
+        if heads is not None and len(heads) < 4096 and all(type(x) in _PLAIN for x in key):
+            heads[key] = head  # (only str/None keys: True == 1 would mix bool and int)
     message, line = f.message, f.line
     if type(message) is not str:
         raise _Other
@@ -90,10 +91,12 @@ def finding_json(f: Finding) -> str:
     return out + "}"
 
 
-def deck_text(report: DeckReport, meta_format: str | None) -> str:
+def deck_text(report: DeckReport, meta_format: str | None, heads: Heads | None = None) -> str:
     """``_dumps`` of a deck's JSON object (``deck_json``, plus "format" when the deck was
     checked as another format than ``meta_format``), built from strings: one dict per deck
-    and per finding less, same bytes."""
+    and per finding less, same bytes. Written by hand because it pays: 9% of the per-deck
+    instructions of ``validate -o json`` (benchmarks/README.md, performance paths;
+    tests/render/test_json_fast.py holds it to ``json.dumps``)."""
     try:
         c = report.counts
         if (
@@ -109,7 +112,7 @@ def deck_text(report: DeckReport, meta_format: str | None) -> str:
         out = (
             f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
             f'"counts": {{{counts}}}, '
-            f'"findings": [{", ".join(map(finding_json, report.findings))}]'
+            f'"findings": [{", ".join([finding_json(f, heads) for f in report.findings])}]'
         )
         if report.player:
             out += f', "player": {_v(report.player)}'
@@ -135,6 +138,10 @@ def _key(k: Any) -> str:
 class JsonRenderer(Renderer):
     _first = True
     text_per_deck = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._heads: Heads = {}  # ``finding_json``'s texts, this renderer's own
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
@@ -163,12 +170,13 @@ class JsonRenderer(Renderer):
         self._first = False
         # "format": checked as the deck's own "#format" line says, not as the run's format
         meta_format = self.meta.format_id if self.meta is not None else None
-        self.out.write(sep + deck_text(report, meta_format))
+        self.out.write(sep + deck_text(report, meta_format, self._heads))
 
     def decks_text(self, reports: Iterable[DeckReport]) -> str:
         # each deck as one after the first: the parent's ``write_decks`` fixes the first
         meta_format = self.meta.format_id if self.meta is not None else None
-        return "".join([",\n" + deck_text(r, meta_format) for r in reports])
+        heads = self._heads
+        return "".join([",\n" + deck_text(r, meta_format, heads) for r in reports])
 
     def write_decks(self, text: str) -> None:
         if not text:
