@@ -188,17 +188,11 @@ class Engine:
     @staticmethod
     def deck_entry(report: DeckReport) -> dict[str, Any]:
         """The deck's object in ``validate -o json`` (SPEC.md §6), with the format and list
-        it was checked against."""
+        it was checked against (``format``: id, name; ``banlist``: name, effective, source,
+        date_exact, or None)."""
         from deckcheck.render.json import deck_json
 
-        entry = deck_json(report)
-        entry["format"] = {"id": report.format_id}
-        entry["banlist"] = (
-            {"name": report.list_name, "effective": report.list_effective}
-            if report.list_name is not None
-            else None
-        )
-        return entry
+        return deck_json(report)
 
     @staticmethod
     def finding_lines(report: DeckReport) -> list[str]:

@@ -34,6 +34,10 @@ class DeckReport(Record):
     #: main-deck copies by kind ("monster", "spell", "trap", "other") plus "extra" (Extra Deck)
     composition: dict[str, int] | None = None
     player: str | None = None  # a "#player NAME" line, else "#created by NAME", else the file stem
+    # --- what the deck was checked against, for the outputs (a "#format" line may change it)
+    format_name: str | None = None
+    list_source: str | None = None
+    list_date_exact: bool | None = None
 
     @property
     def errors(self) -> int:

@@ -416,6 +416,9 @@ def _check(
         banlist.effective.isoformat() if banlist else None,
         comp,
         player,
+        fmt.name,
+        (banlist.source or None) if banlist else None,
+        banlist.date_exact if banlist else None,
     )
 
 
@@ -456,4 +459,7 @@ def unreadable(source: str, message: str, target: Target, player: str | None = N
         list_name=banlist.name if banlist else None,
         list_effective=banlist.effective.isoformat() if banlist else None,
         player=player,
+        format_name=target.fmt.name,
+        list_source=(banlist.source or None) if banlist else None,
+        list_date_exact=banlist.date_exact if banlist else None,
     )

@@ -17,13 +17,29 @@ _dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def deck_json(report: DeckReport) -> dict[str, Any]:
+    """A deck's object in the report (SPEC.md §6), with the format and the list it was
+    checked against (§8: a "#format" line may change them; the report's top-level ones are
+    the run's defaults)."""
     return {
         "input": report.input,
         "legal": report.legal,
         "counts": dict(report.counts),
         "findings": [f.to_json() for f in report.findings],
         **({"player": report.player} if report.player else {}),
+        "format": {"id": report.format_id, "name": report.format_name},
+        "banlist": list_json(
+            report.list_name, report.list_effective, report.list_source, report.list_date_exact
+        ),
     }
+
+
+def list_json(
+    name: str | None, effective: str | None, source: str | None, date_exact: bool | None
+) -> dict[str, Any] | None:
+    """A list as the report names it (None: checked without a list)."""
+    if name is None:
+        return None
+    return {"name": name, "effective": effective, "source": source, "date_exact": date_exact}
 
 
 class _Other(Exception):
@@ -91,10 +107,9 @@ def finding_json(f: Finding, heads: Heads | None = None) -> str:
     return out + "}"
 
 
-def deck_text(report: DeckReport, meta_format: str | None, heads: Heads | None = None) -> str:
-    """``_dumps`` of a deck's JSON object (``deck_json``, plus "format" when the deck was
-    checked as another format than ``meta_format``), built from strings: one dict per deck
-    and per finding less, same bytes. Written by hand because it pays: 9% of the per-deck
+def deck_text(report: DeckReport, heads: Heads | None = None) -> str:
+    """``_dumps`` of a deck's JSON object (``deck_json``), built from strings: one dict per
+    deck and per finding less, same bytes. Written by hand because it pays: 9% of the per-deck
     instructions of ``validate -o json`` (benchmarks/README.md, performance paths;
     tests/render/test_json_fast.py holds it to ``json.dumps``)."""
     try:
@@ -116,14 +131,16 @@ def deck_text(report: DeckReport, meta_format: str | None, heads: Heads | None =
         )
         if report.player:
             out += f', "player": {_v(report.player)}'
-        if meta_format is not None and report.format_id != meta_format:
-            out += f', "format": {{"id": {_v(report.format_id)}}}'
-        return out + "}"
+        out += f', "format": {{"id": {_v(report.format_id)}, "name": {_v(report.format_name)}}}'
+        if report.list_name is None:
+            return out + ', "banlist": null}'
+        return (
+            out + f', "banlist": {{"name": {_v(report.list_name)}, '
+            f'"effective": {_v(report.list_effective)}, "source": {_v(report.list_source)}, '
+            f'"date_exact": {_v(report.list_date_exact)}}}}}'
+        )
     except _Other:
-        data = deck_json(report)
-        if meta_format is not None and report.format_id != meta_format:
-            data["format"] = {"id": report.format_id}
-        return _dumps(data)  # type: ignore[no-any-return]
+        return _dumps(deck_json(report))  # type: ignore[no-any-return]
 
 
 _SECTIONS = ("main", "extra", "side")
@@ -145,15 +162,8 @@ class JsonRenderer(Renderer):
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
-        banlist = (
-            {
-                "name": meta.list_name,
-                "effective": meta.list_effective,
-                "source": meta.list_source,
-                "date_exact": meta.list_date_exact,
-            }
-            if meta.list_name
-            else None
+        banlist = list_json(
+            meta.list_name, meta.list_effective, meta.list_source, meta.list_date_exact
         )
         head = {
             "schema_version": SCHEMA_VERSION,
@@ -168,15 +178,12 @@ class JsonRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         sep = "\n" if self._first else ",\n"
         self._first = False
-        # "format": checked as the deck's own "#format" line says, not as the run's format
-        meta_format = self.meta.format_id if self.meta is not None else None
-        self.out.write(sep + deck_text(report, meta_format, self._heads))
+        self.out.write(sep + deck_text(report, self._heads))
 
     def decks_text(self, reports: Iterable[DeckReport]) -> str:
         # each deck as one after the first: the parent's ``write_decks`` fixes the first
-        meta_format = self.meta.format_id if self.meta is not None else None
         heads = self._heads
-        return "".join([",\n" + deck_text(r, meta_format, heads) for r in reports])
+        return "".join([",\n" + deck_text(r, heads) for r in reports])
 
     def write_decks(self, text: str) -> None:
         if not text:

@@ -18,11 +18,8 @@ from deckcheck.render.json import deck_json, deck_text, finding_json
 from deckcheck.report import DeckReport
 
 
-def _reference(report: DeckReport, meta_format: str | None) -> str:
-    data = deck_json(report)
-    if meta_format is not None and report.format_id != meta_format:
-        data["format"] = {"id": report.format_id}
-    return json.dumps(data, ensure_ascii=False)
+def _reference(report: DeckReport) -> str:
+    return json.dumps(deck_json(report), ensure_ascii=False)
 
 
 def test_real_reports_in_several_formats(real_home: Path, shared_data: Path) -> None:
@@ -32,8 +29,7 @@ def test_real_reports_in_several_formats(real_home: Path, shared_data: Path) -> 
     for fmt in ("tcg", "ocg", "goat", "rush", "speed", "genesys"):
         request, engine = plan((decks,), walk((decks,)), format_id=fmt, date=dt.date(2026, 6, 1))
         for report in reports(request, engine):
-            for meta_format in (fmt, "other", None):
-                assert deck_text(report, meta_format, heads) == _reference(report, meta_format)
+            assert deck_text(report, heads) == _reference(report)
             seen += len(report.findings)
     assert seen > 1000
 
@@ -71,6 +67,11 @@ def _findings(draw: st.DrawFn) -> Finding:
     ),
     st.one_of(st.none(), _TEXT),
     st.sampled_from(["tcg", "ocg"]),
+    st.one_of(st.none(), _TEXT),
+    st.one_of(
+        st.none(),
+        st.tuples(_TEXT, _TEXT, st.one_of(st.none(), _TEXT), st.one_of(st.none(), st.booleans())),
+    ),
 )
 def test_generated_reports(
     findings: list[Finding],
@@ -79,12 +80,26 @@ def test_generated_reports(
     counts: dict[object, object],
     player: str | None,
     format_id: str,
+    format_name: str | None,
+    listed: tuple[str, str, str | None, bool | None] | None,
 ) -> None:
-    report = DeckReport(source, legal, counts, tuple(findings), format_id, player=player)  # type: ignore[arg-type]
+    name, effective, src, exact = listed or (None, None, None, None)
+    report = DeckReport(
+        source,
+        legal,
+        counts,  # type: ignore[arg-type]
+        tuple(findings),
+        format_id,
+        name,
+        effective,
+        player=player,
+        format_name=format_name,
+        list_source=src,
+        list_date_exact=exact,
+    )
     for f in findings:
         assert finding_json(f) == json.dumps(f.to_json(), ensure_ascii=False)
-    assert deck_text(report, "tcg") == _reference(report, "tcg")
-    assert deck_text(report, None) == _reference(report, None)
+    assert deck_text(report) == _reference(report)
 
 
 def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() -> None:
@@ -117,4 +132,4 @@ def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() 
                     False,
                 )
                 report = DeckReport("d.ydk", False, counts, (f,), "tcg")  # type: ignore[arg-type]
-                assert deck_text(report, "tcg", heads) == _reference(report, "tcg")
+                assert deck_text(report, heads) == _reference(report)
