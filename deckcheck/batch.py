@@ -135,8 +135,17 @@ def _write(request: Request, engine: Engine, out: IO[str], err: IO[str]) -> RunT
     """Check the decks and write them through the output's renderer; the run's tally."""
     assert request.output is not None
     renderer = request.output.renderer(out, err)
+    again = None
+    if request.output.kind == "html":  # its metagame section reads the decks again (issue 30)
+        from deckcheck import metagame
+
+        again = metagame.readable_twice(request.items)
+        if again is not None:
+            request = request.replace(items=again)
     renderer.start(request.meta())
     tally = stream(request, engine, renderer)
+    if again is not None:
+        renderer.metagame = metagame.breakdown(again, engine, lang=request.target.lang or "en")
     renderer.finish(tally.summary)
     out.flush()
     err.flush()

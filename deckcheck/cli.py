@@ -54,6 +54,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "deck",
         "Create and edit decks from the command line.",
     ),
+    "meta": (
+        "deckcheck.commands.meta",
+        "meta",
+        "Archetypes and card usage of a folder of decks.",
+    ),
     "db": (
         "deckcheck.commands.db",
         "db",

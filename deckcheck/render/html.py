@@ -119,6 +119,10 @@ class HtmlRenderer(Renderer):
         self._decks: Any = None
         self._n = 0
         self._codes: dict[str, tuple[str, str]] = {}  # code -> (rule, severity)
+        #: the run's metagame breakdown (``metagame.Breakdown``), set before ``finish`` by the
+        #: batch (issue 30): shown as a section, each archetype linking to its decks
+        self.metagame: Any = None
+        self._at: dict[str, int] = {}  # input -> its deck section's number
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
@@ -129,6 +133,7 @@ class HtmlRenderer(Renderer):
 
     def deck(self, report: DeckReport) -> None:
         self._n += 1
+        self._at.setdefault(report.input, self._n)
         folder, name = split_input(report.input)
         groups = group_findings(report)
         for g in groups:
@@ -157,6 +162,7 @@ class HtmlRenderer(Renderer):
             "bars": chart_bars(summary.codes, self._codes),
             "codes": sorted(summary.codes),
             "code_names": self._codes,
+            "metagame": self._metagame(),
         }
         out = self.out
         out.write(str(self._macros.page_head(page)))
@@ -167,6 +173,14 @@ class HtmlRenderer(Renderer):
         for f in (self._rows, self._decks):
             f.close()
         super().finish(summary)
+
+    def _metagame(self) -> dict[str, Any] | None:
+        if self.metagame is None:
+            return None
+        from deckcheck.render.metagame import html_view
+
+        at = self._at
+        return html_view(self.metagame, lambda i: f"#deck-{at[i]}" if i in at else None)
 
 
 def _copy(spool: Any, out: IO[str]) -> None:
