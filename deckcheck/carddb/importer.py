@@ -100,7 +100,9 @@ def _source_id(conn: sqlite3.Connection, plan: cdbfile.Plan, rows: int, now: str
     return int(sid.fetchone()[0])
 
 
-def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
+def _add_cards(
+    conn: sqlite3.Connection, plan: cdbfile.Plan, now: str, note: Callable[[str], None]
+) -> int:
     dialect = plan.dialect or "edopro"
     rows = cdbfile.read_rows(
         plan.path,
@@ -149,10 +151,24 @@ def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
         [(r[0],) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
+    _add_knowledge(conn, plan, "en", note)
     return len(card_rows)
 
 
-def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
+def _add_knowledge(
+    conn: sqlite3.Connection, plan: cdbfile.Plan, lang: str, note: Callable[[str], None]
+) -> None:
+    """The archetype codes (cards files) and the card text (``texts.desc``) of a cdb."""
+    from deckcheck.carddb import cardtext
+
+    if plan.kind == "cards":
+        conn.executemany("UPDATE cards SET setcode = ? WHERE id = ?", cdbfile.setcodes(plan.path))
+    cardtext.add_cdb(conn, plan.path, lang, note)
+
+
+def _add_names(
+    conn: sqlite3.Connection, plan: cdbfile.Plan, now: str, note: Callable[[str], None]
+) -> int:
     lang = plan.lang or "en"
     rows = cdbfile.read_rows(
         plan.path, f"SELECT id, substr(name, 1, {cdbfile.MAX_NAME_CHARS + 1}) FROM texts"
@@ -169,6 +185,7 @@ def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
         [(r[0], lang) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
+    _add_knowledge(conn, plan, lang, note)
     return len(name_rows)
 
 
@@ -179,6 +196,9 @@ def _finish(conn: sqlite3.Connection, now: str) -> str:
     changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
     conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
     common.store_keys(conn)
+    from deckcheck.carddb import archetypes
+
+    archetypes.rebuild(conn)
     parts = [
         f"{k}:{lang or ''}:{d or ''}:{sha}"
         for k, lang, d, sha in conn.execute(
@@ -393,9 +413,9 @@ def _build(
                 if progress:  # rendered by the CLI's progress sink (deckcheck.notes)
                     dc_notes.progress(f"\rimporting {i}/{total} {plan.path.name[-40:]:40}")
                 if plan.kind == "cards":
-                    n = _add_cards(conn, plan, now)
+                    n = _add_cards(conn, plan, now, note)
                 else:
-                    n = _add_names(conn, plan, now)
+                    n = _add_names(conn, plan, now, note)
                 results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
             if extra:
                 from deckcheck.carddb import official
