@@ -202,8 +202,11 @@ def migrate(conn: sqlite3.Connection, version: int) -> bool:
         version = 2
     if version == 2:
         # The card-knowledge tables are created by create_tables; setcodes stay 0 until a
-        # cards.cdb is imported again (archetypes.status says so).
-        conn.execute("ALTER TABLE cards ADD COLUMN setcode INTEGER NOT NULL DEFAULT 0")
+        # cards.cdb is imported again (carddb.facts says so). The import's create_tables may
+        # have made the column already (CREATE TABLE IF NOT EXISTS leaves an old table as is).
+        cols = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
+        if "setcode" not in cols:
+            conn.execute("ALTER TABLE cards ADD COLUMN setcode INTEGER NOT NULL DEFAULT 0")
         return True
     return version == SCHEMA_VERSION
 

@@ -22,7 +22,7 @@ from deckcheck.errors import InputError
 
 #: A strings.conf larger than this is not one (the real file is about 54 KB).
 MAX_BYTES = 4 * 1024 * 1024
-_DIRECTIVE = re.compile(rb"^!(system|setname|counter|victory)[ \t]", re.M)
+_DIRECTIVE = re.compile(rb"^!(system|setname|counter|victory)[ \t]", re.MULTILINE)
 _SETNAME = re.compile(r"^!setname[ \t]+(\S+)[ \t]+(.+?)\s*$")
 _EXAMPLES = 5
 _MASK64 = (1 << 64) - 1

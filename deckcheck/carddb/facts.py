@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from deckcheck.carddb._common import SCHEMA_VERSION
 from deckcheck.errors import DataError
 
 _ARCH_SOURCES = (
@@ -74,7 +75,22 @@ def _in(ids: list[Any]) -> str:
 # --------------------------------------------------------------------------- archetypes
 
 
+def _older(db: Any) -> str | None:
+    """Why a database built before issue 30 (schema < 3) holds no card knowledge."""
+    meta = getattr(db, "meta", None) or {}
+    version = int(meta.get("schema_version", SCHEMA_VERSION) or 0)
+    if version >= SCHEMA_VERSION:
+        return None
+    return (
+        f"the card database was built by an older deckcheck (schema {version}) and holds no "
+        "archetypes, printings or card text: run `deckcheck update --force` (or import "
+        "cards.cdb and the official files again)"
+    )
+
+
 def _need_archetypes(db: Any) -> None:
+    if (why := _older(db)) is not None:
+        raise Missing(why)
     if not _has(db, "archetypes"):
         raise Missing(f"no archetype names installed: install {_ARCH_SOURCES}")
     if not _has(db, "archetype_cards"):
@@ -128,8 +144,9 @@ def archetype_cards(db: Any, archs: list[str]) -> set[int]:
 
 
 def archetypes_of(db: Any, card_id: int, lang: str = "en") -> list[dict[str, Any]]:
-    """The archetypes of a card: ``{name, code, how}`` (how: setcode, series or both),
-    most specific first (a sub-archetype code before its parent)."""
+    """The archetypes of a card: ``{name, code, how}`` (code: '0x3008', None for a series
+    no strings.conf names; how: setcode, series or series+setcode), a sub-archetype before
+    its parent."""
     if "archetype_cards" not in _tables(db):
         return []
     ids = same_card(db, card_id)
@@ -148,11 +165,16 @@ def archetypes_of(db: Any, card_id: int, lang: str = "en") -> list[dict[str, Any
                 "how": "+".join(sorted(how)),
             }
         )
-    return sorted(out, key=lambda a: (-_bits(a["code"]), a["name"].casefold()))
+    return sorted(out, key=_specific_first)
 
 
-def _bits(code: str | None) -> int:
-    return bin(int(code, 16)).count("1") if code else 0
+def _specific_first(a: dict[str, Any]) -> tuple[int, int, int, str]:
+    """Archetypes of one code family together (by its low 12 bits), a sub-archetype
+    (0x3008 Elemental HERO) before its parent (0x8 HERO); those named by a source only last."""
+    if a["code"] is None:
+        return (1, 0, 0, a["name"].casefold())
+    code = int(a["code"], 16)
+    return (0, code & 0xFFF, -(code >> 12), a["name"].casefold())
 
 
 # --------------------------------------------------------------------------- printings
@@ -161,6 +183,8 @@ _NUMBER_TAIL = re.compile(r"\d+$")
 
 
 def _need_printings(db: Any) -> None:
+    if (why := _older(db)) is not None:
+        raise Missing(why)
     if not _has(db, "printings"):
         raise Missing(f"no printings installed: install {_SET_SOURCES}")
 
@@ -171,6 +195,8 @@ def set_cards(db: Any, value: str) -> set[int]:
     Raises ``Missing`` without printings and DataError (closest codes) for an unknown one."""
     _need_printings(db)
     v = " ".join(value.split()).upper()
+    if not v:
+        raise DataError("set: needs a set code, a printing or a set name", where="set:")
     head = v.split("-", 1)[0]
     got = db.rows(
         "SELECT DISTINCT c.name_key, p.code FROM printings p JOIN cards c ON c.id = p.card_id "
@@ -200,16 +226,18 @@ def set_cards(db: Any, value: str) -> set[int]:
 def set_codes(db: Any) -> list[str]:
     """Every set code (the part of a printing code before its first '-')."""
     codes = {str(r[0]).split("-", 1)[0] for r in db.rows("SELECT DISTINCT code FROM printings")}
-    return sorted(codes)
+    return sorted(codes - {""})
 
 
 def printings_of(db: Any, card_id: int) -> list[dict[str, Any]]:
-    """A card's printings, one per code: ``{code, set, rarities, lang, date}`` (date from
-    the printing, else from its set's release in YGOJSON; None when unknown), oldest first."""
+    """A card's printings, one per code and set name: ``{code, set, rarities, lang, date}``
+    (date from the printing, else from its set's release in YGOJSON; None when unknown),
+    oldest first. A printing in a set without numbers (the first OCG boosters) has code "".
+    """
     if "printings" not in _tables(db):
         return []
     ids = same_card(db, card_id)
-    by_code: dict[str, dict[str, Any]] = {}
+    by_code: dict[tuple[str, str], dict[str, Any]] = {}
     for code, set_name, rarity, lang, date in db.rows(
         "SELECT p.code, s.name, p.rarity, p.lang, p.date FROM printings p "
         f"JOIN set_names s ON s.id = p.set_id WHERE p.card_id IN ({_in(ids)}) "
@@ -217,16 +245,16 @@ def printings_of(db: Any, card_id: int) -> list[dict[str, Any]]:
         tuple(ids),
     ):
         got = by_code.setdefault(
-            code, {"code": code, "set": set_name, "rarities": [], "lang": lang, "date": date}
+            (code, set_name),
+            {"code": code, "set": set_name, "rarities": [], "lang": lang, "date": date},
         )
         for r in str(rarity).split(", "):
             if r and r not in got["rarities"]:
                 got["rarities"].append(r)
-        if not got["set"] and set_name:
-            got["set"] = set_name
         if date and (got["date"] is None or date < got["date"]):
             got["date"] = date
-    undated = {_NUMBER_TAIL.sub("", c) for c, p in by_code.items() if p["date"] is None}
+    undated = {_NUMBER_TAIL.sub("", p["code"]) for p in by_code.values() if p["date"] is None}
+    undated.discard("")
     if undated and "set_prefixes" in _tables(db):
         prefixes = sorted(undated)
         dates = dict(
@@ -236,9 +264,9 @@ def printings_of(db: Any, card_id: int) -> list[dict[str, Any]]:
                 tuple(prefixes),
             )
         )
-        for c, p in by_code.items():
+        for p in by_code.values():
             if p["date"] is None:
-                p["date"] = dates.get(_NUMBER_TAIL.sub("", c))
+                p["date"] = dates.get(_NUMBER_TAIL.sub("", p["code"]))
     return sorted(by_code.values(), key=lambda p: (p["date"] or "9999", p["code"]))
 
 
@@ -250,6 +278,8 @@ def text_cards(db: Any, phrase: str) -> set[int]:
     (case and width folded). Raises ``Missing`` when no card text is installed."""
     from deckcheck.carddb.cardtext import normalize
 
+    if (why := _older(db)) is not None:
+        raise Missing(why)
     if not _has(db, "card_text"):
         raise Missing(f"no card text installed: install {_TEXT_SOURCES}")
     norm = normalize(phrase)

@@ -100,9 +100,7 @@ def _source_id(conn: sqlite3.Connection, plan: cdbfile.Plan, rows: int, now: str
     return int(sid.fetchone()[0])
 
 
-def _add_cards(
-    conn: sqlite3.Connection, plan: cdbfile.Plan, now: str, note: Callable[[str], None]
-) -> int:
+def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     dialect = plan.dialect or "edopro"
     rows = cdbfile.read_rows(
         plan.path,
@@ -151,14 +149,14 @@ def _add_cards(
         [(r[0],) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
-    _add_knowledge(conn, plan, "en", note)
     return len(card_rows)
 
 
 def _add_knowledge(
-    conn: sqlite3.Connection, plan: cdbfile.Plan, lang: str, note: Callable[[str], None]
+    conn: sqlite3.Connection, plan: cdbfile.Plan, note: Callable[[str], None]
 ) -> None:
     """The archetype codes (cards files) and the card text (``texts.desc``) of a cdb."""
+    lang = "en" if plan.kind == "cards" else plan.lang or "en"
     from deckcheck.carddb import cardtext
 
     if plan.kind == "cards":
@@ -166,9 +164,7 @@ def _add_knowledge(
     cardtext.add_cdb(conn, plan.path, lang, note)
 
 
-def _add_names(
-    conn: sqlite3.Connection, plan: cdbfile.Plan, now: str, note: Callable[[str], None]
-) -> int:
+def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = cdbfile.read_rows(
         plan.path, f"SELECT id, substr(name, 1, {cdbfile.MAX_NAME_CHARS + 1}) FROM texts"
@@ -185,7 +181,6 @@ def _add_names(
         [(r[0], lang) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
-    _add_knowledge(conn, plan, lang, note)
     return len(name_rows)
 
 
@@ -413,9 +408,10 @@ def _build(
                 if progress:  # rendered by the CLI's progress sink (deckcheck.notes)
                     dc_notes.progress(f"\rimporting {i}/{total} {plan.path.name[-40:]:40}")
                 if plan.kind == "cards":
-                    n = _add_cards(conn, plan, now, note)
+                    n = _add_cards(conn, plan, now)
                 else:
-                    n = _add_names(conn, plan, now, note)
+                    n = _add_names(conn, plan, now)
+                _add_knowledge(conn, plan, note)
                 results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
             if extra:
                 from deckcheck.carddb import official

@@ -41,6 +41,40 @@ _LANGS = {
 }
 #: ``printings.source`` of each file kind
 SOURCES = {"yaml-yugi-cards": 1, "yaml-yugi-rush": 2, "yaml-yugi-skill": 3, "ygojson": 4}
+#: YGOJSON's rarity ids as yaml-yugi (and the card) names them; others are kept as written.
+RARITIES = {
+    "common": "Common",
+    "rare": "Rare",
+    "super": "Super Rare",
+    "ultra": "Ultra Rare",
+    "secret": "Secret Rare",
+    "ultimate": "Ultimate Rare",
+    "ghost": "Ghost Rare",
+    "starlight": "Starlight Rare",
+    "platinum": "Platinum Rare",
+    "platinumsecret": "Platinum Secret Rare",
+    "prismaticsecret": "Prismatic Secret Rare",
+    "25thsecret": "Quarter Century Secret Rare",
+    "gold": "Gold Rare",
+    "premiumgold": "Premium Gold Rare",
+    "goldsecret": "Gold Secret Rare",
+    "goldghost": "Ghost/Gold Rare",
+    "collectors": "Collector's Rare",
+    "millenium": "Millennium Rare",
+    "starfoil": "Starfoil Rare",
+    "shatterfoil": "Shatterfoil Rare",
+    "mosaic": "Mosaic Rare",
+    "extrasecret": "Extra Secret Rare",
+    "shortprint": "Short Print",
+    "commonparallel": "Normal Parallel Rare",
+    "superparallel": "Super Parallel Rare",
+    "ultraparallel": "Ultra Parallel Rare",
+    "pharaohs": "Ultra Rare (Pharaoh's Rare)",
+    "dtpc": "Duel Terminal Normal Parallel Rare",
+    "dtrpr": "Duel Terminal Rare Parallel Rare",
+    "dtspr": "Duel Terminal Super Parallel Rare",
+    "dtupr": "Duel Terminal Ultra Parallel Rare",
+}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MAX_SERIES = 200  # names per card; real cards have at most a handful
 _MAX_SET_ROWS = 2000  # printings per card (Blue-Eyes White Dragon has about 150)
@@ -100,7 +134,10 @@ def _printings(sets: Any, bad: list[str]) -> list[tuple[str, str, str, str]]:
             bad.append(f"sets.{key}")
             continue
         for e in entries:
-            code = printing_code(e.get("set_number")) if isinstance(e, dict) else None
+            number = e.get("set_number") if isinstance(e, dict) else None
+            # The first OCG sets (Booster 7, Vol.1 …) printed no set numbers: yaml-yugi
+            # writes "" there, a printing of its own with an empty code (by set name only).
+            code = "" if isinstance(number, str) and not number.strip() else printing_code(number)
             if code is None:
                 bad.append(f"sets.{key}")
                 continue
@@ -251,8 +288,9 @@ class YgojsonFacts:
 
     def card(self, doc: dict[str, Any], codes: list[int], where: str) -> None:
         uuid = doc.get("id")
-        if isinstance(uuid, str):
-            self.codes[uuid] = [c for c in codes if c in self.ids and c not in self.covered]
+        if isinstance(uuid, str) and not self.covered.intersection(codes):
+            # (a card's artworks share its YGOJSON file: yaml-yugi printing one covers all)
+            self.codes[uuid] = [c for c in codes if c in self.ids]
         text = doc.get("text")
         if not isinstance(text, dict):
             return
@@ -276,7 +314,7 @@ class YgojsonFacts:
         set_name = ""
         if isinstance(name, dict):
             set_name = next((v for v in (name.get("en"), *name.values()) if isinstance(v, str)), "")
-        info: dict[str, tuple[str, str | None]] = {}
+        info: dict[str, tuple[str, str | None, str]] = {}  # locale -> prefix, day, language
         for loc, li in locales.items():
             if not isinstance(li, dict):
                 continue
@@ -284,7 +322,9 @@ class YgojsonFacts:
             date = date if isinstance(date, str) and _DATE.match(date) else None
             p = printing_code(prefix)
             if p is not None:
-                info[str(loc)] = (p, date)
+                lang = li.get("language")
+                lang = (lang_code(lang) or lang[:10]) if isinstance(lang, str) else str(loc)[:10]
+                info[str(loc)] = (p, date, lang)
                 self.prefixes[(p, set_name, str(loc))] = date
         contents = doc.get("contents")
         for block in contents if isinstance(contents, list) else []:
@@ -295,7 +335,7 @@ class YgojsonFacts:
             for loc in block["locales"]:
                 if str(loc) not in info:
                     continue
-                prefix, date = info[str(loc)]
+                prefix, date, lang = info[str(loc)]
                 for pr in cards:
                     uuid = pr.get("card") if isinstance(pr, dict) else None
                     targets = self.codes.get(uuid) if isinstance(uuid, str) else None
@@ -306,9 +346,9 @@ class YgojsonFacts:
                         self.bad.append(f"{where}: a printing")
                         continue
                     rar = pr.get("rarity")
-                    rarity = rar if isinstance(rar, str) else ""
+                    rarity = RARITIES.get(rar, rar[:60]) if isinstance(rar, str) else ""
                     for c in targets:
-                        self.prints.append((c, code, set_name, rarity, str(loc), date))
+                        self.prints.append((c, code, set_name, rarity, lang, date))
 
     def write(self, conn: sqlite3.Connection, where: str, note: Note) -> None:
         """Set dates; printings of the cards yaml-yugi gave none; texts where none is stored."""
