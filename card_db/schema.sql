@@ -108,7 +108,7 @@ CREATE TABLE IF NOT EXISTS archetypes (  -- rebuilt from setnames + card_series 
     arch   TEXT NOT NULL,              -- '0x3008' (a setcode) or 'series:<name key>'
     name   TEXT NOT NULL,
     lang   TEXT NOT NULL,
-    norm   TEXT NOT NULL,              -- lookup.normalize(name)
+    norm   TEXT NOT NULL,              -- archetypes.fold(name): what arch: looks up
     PRIMARY KEY (arch, lang, name)
 ) WITHOUT ROWID;
 

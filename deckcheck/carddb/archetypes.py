@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +46,14 @@ def matches(setcode: int, code: int) -> bool:
     """The simulators' test: some part of ``setcode`` is ``code`` or one of its sub-archetypes."""
     base = code & 0xFFF
     return any((p & 0xFFF) == base and (p & code) == code for p in parts(setcode))
+
+
+def fold(name: str) -> str:
+    """The key an archetype name is found by: NFKC (full-width letters as ASCII), case
+    folded, only letters and digits kept ("Blue-Eyes" = "blue eyes" = "BLUEEYES",
+    "Ｅ・ＨＥＲＯ" = "e hero"). Card names fold further (``lookup.normalize``); carddb
+    cannot import lookup, which reads carddb."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", name).casefold() if ch.isalnum())
 
 
 def arch_key(code: int) -> str:
@@ -132,15 +141,13 @@ def series_rows(
 def rebuild(conn: sqlite3.Connection) -> None:
     """Archetypes and their cards from the stored setcodes, setnames and series (the end of
     every import: a cards.cdb, a strings.conf or a yaml-yugi file may each have changed)."""
-    from deckcheck.lookup.normalize import normalize
-
     conn.execute("DELETE FROM archetypes")
     conn.execute("DELETE FROM archetype_cards")
     by_norm: dict[str, set[str]] = {}
     names: list[tuple[str, str, str, str]] = []
     codes: dict[int, list[int]] = {}  # low 12 bits -> archetype codes
     for code, name, lang in conn.execute("SELECT code, name, lang FROM setnames"):
-        key, norm = arch_key(int(code)), normalize(name)
+        key, norm = arch_key(int(code)), fold(name)
         names.append((key, name, lang, norm))
         if norm:
             by_norm.setdefault(norm, set()).add(key)
@@ -155,7 +162,7 @@ def rebuild(conn: sqlite3.Connection) -> None:
                     if part & code == code:
                         members.append((arch_key(code), int(cid), "setcode"))
     for cid, name in conn.execute("SELECT DISTINCT card_id, name FROM card_series"):
-        norm = normalize(name)
+        norm = fold(name)
         if not norm:
             continue
         keys = by_norm.get(norm)

@@ -105,10 +105,10 @@ def find_archetypes(db: Any, name: str) -> list[str]:
     """The archetype keys named ``name`` (any language a source gives; case, width and
     punctuation folded as card names are). Raises ``Missing`` without archetype data and
     DataError (with the closest names) for an unknown name."""
-    from deckcheck.lookup.normalize import normalize
+    from deckcheck.carddb.archetypes import fold
 
     _need_archetypes(db)
-    norm = normalize(name)
+    norm = fold(name)
     got = [r[0] for r in db.rows("SELECT DISTINCT arch FROM archetypes WHERE norm = ?", (norm,))]
     if got:
         return sorted(got)
