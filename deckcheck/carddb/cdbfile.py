@@ -89,6 +89,30 @@ def name_text(value: Any, card: int, path: Path) -> str | None:
     )
 
 
+def setcodes(path: Path) -> list[tuple[int, int]]:
+    """(setcode, passcode) of every card with a non-zero ``datas.setcode`` (none when the
+    file has no such column). A setcode is 64 bits (four 16-bit archetype codes): SQLite
+    gives one with the top bit set as a negative integer, kept as it is; text, a real number
+    or a blob there is a broken file (one line)."""
+    try:
+        src = bounded(connect_ro(path))
+        try:
+            if "setcode" not in columns(src, "datas"):
+                return []
+            rows = src.execute(
+                f"SELECT id, setcode FROM datas WHERE setcode IS NOT 0 LIMIT {MAX_ROWS + 1}"
+            ).fetchall()
+        finally:
+            src.close()
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise InputError(db_error(exc, "cannot read datas.setcode"), where=str(path)) from None
+    return [
+        (as_int(code, "datas.setcode", path, cid), passcode(cid, "datas.id", path))
+        for cid, code in rows
+        if code is not None
+    ]
+
+
 def columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {r[1].lower() for r in conn.execute(f"PRAGMA table_info({table})")}
 

@@ -152,6 +152,18 @@ def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     return len(card_rows)
 
 
+def _add_knowledge(
+    conn: sqlite3.Connection, plan: cdbfile.Plan, note: Callable[[str], None]
+) -> None:
+    """The archetype codes (cards files) and the card text (``texts.desc``) of a cdb."""
+    lang = "en" if plan.kind == "cards" else plan.lang or "en"
+    from deckcheck.carddb import cardtext
+
+    if plan.kind == "cards":
+        conn.executemany("UPDATE cards SET setcode = ? WHERE id = ?", cdbfile.setcodes(plan.path))
+    cardtext.add_cdb(conn, plan.path, lang, note)
+
+
 def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = cdbfile.read_rows(
@@ -179,6 +191,9 @@ def _finish(conn: sqlite3.Connection, now: str) -> str:
     changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
     conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
     common.store_keys(conn)
+    from deckcheck.carddb import archetypes
+
+    archetypes.rebuild(conn)
     parts = [
         f"{k}:{lang or ''}:{d or ''}:{sha}"
         for k, lang, d, sha in conn.execute(
@@ -396,6 +411,7 @@ def _build(
                     n = _add_cards(conn, plan, now)
                 else:
                     n = _add_names(conn, plan, now)
+                _add_knowledge(conn, plan, note)
                 results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
             if extra:
                 from deckcheck.carddb import official
