@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from deckcheck.records import Record, record
 
-__all__ = ["MIXED", "THRESHOLD", "Arch", "Pick", "pick"]
+__all__ = ["MIXED", "THRESHOLD", "Arch", "Pick", "Picker", "pick"]
 
 #: The label of a deck no archetype holds enough of.
 MIXED = "mixed / no archetype"
@@ -88,3 +89,48 @@ def pick(main: Counter[int], of: Callable[[int], list[Arch]], threshold: float =
     if copies < threshold * total:
         return Pick(MIXED, None, copies, total, nearest=a.name)
     return Pick(a.name, code, copies, total)
+
+
+class Picker:
+    """Picks decks' archetypes from one card database (what each card belongs to is read
+    once per card): ``Picker.for_db(db)(main_copies) -> Pick``."""
+
+    def __init__(self, of: Callable[[int], list[Arch]], threshold: float = THRESHOLD) -> None:
+        self._of = of
+        self._memo: dict[int, list[Arch]] = {}
+        self.threshold = threshold
+
+    def of(self, card_id: int) -> list[Arch]:
+        got = self._memo.get(card_id)
+        if got is None:
+            got = self._memo[card_id] = self._of(card_id)
+        return got
+
+    def __call__(self, main: Counter[int]) -> Pick:
+        return pick(main, self.of, self.threshold)
+
+    @classmethod
+    def for_db(cls, db: Any, lang: str = "en", threshold: float = THRESHOLD) -> Picker:
+        """A picker over the archetypes the database holds (``carddb.facts``); raises
+        ``facts.Missing`` (a DataError naming the source to install) when it holds none."""
+        from deckcheck.carddb import facts
+        from deckcheck.errors import DataError
+
+        try:  # says first whether archetype data is installed, then looks the name up
+            facts.find_archetypes(db, MIXED)
+        except facts.Missing:
+            raise
+        except DataError:
+            pass  # installed (no archetype has that name)
+
+        def of(card_id: int) -> list[Arch]:
+            return [
+                Arch(
+                    a["code"] or f"series:{a['name']}",
+                    a["name"],
+                    int(a["code"], 16) if a["code"] else None,
+                )
+                for a in facts.archetypes_of(db, card_id, lang)
+            ]
+
+        return cls(of, threshold)
