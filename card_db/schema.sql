@@ -147,9 +147,10 @@ CREATE TABLE IF NOT EXISTS card_text (
     lang     TEXT NOT NULL,
     source   TEXT NOT NULL,            -- cdb | yaml-yugi | ygojson
     text     TEXT NOT NULL,            -- as the source writes it (effect, then pendulum effect)
-    norm     TEXT NOT NULL,            -- cardtext.normalize(text): what o: searches
     PRIMARY KEY (card_id, lang, source)
 ) WITHOUT ROWID;
+-- text_index: an FTS5 table of every card's folded texts (rowid = name key), made at the end
+-- of each import by carddb/cardtext.rebuild_index; what o: searches.
 
 CREATE INDEX IF NOT EXISTS archetypes_norm ON archetypes (norm);
 CREATE INDEX IF NOT EXISTS archetype_cards_card ON archetype_cards (card_id);
