@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 EXIT_OK = 0  # every deck legal / command succeeded
 EXIT_ILLEGAL = 1  # at least one deck illegal (or a warning under --strict), unresolved input
 EXIT_ERROR = 2  # usage or data error
@@ -24,6 +26,16 @@ class DeckcheckError(Exception):
 
     def __str__(self) -> str:
         return one_line(f"{self.where}: {self.message}" if self.where else self.message)
+
+
+def error_line(text: str) -> str:
+    """The one line a failure prints on stderr: ``deckcheck: error: <text>``, escaped."""
+    return f"deckcheck: error: {one_line(text)}"
+
+
+def debugging() -> bool:
+    """``DECKCHECK_DEBUG`` is set (and not ``0``): errors show their traceback too."""
+    return os.environ.get("DECKCHECK_DEBUG", "") not in ("", "0")
 
 
 def one_line(text: str) -> str:

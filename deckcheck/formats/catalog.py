@@ -592,8 +592,12 @@ def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format
     known = _compiled_formats(extra_files)
     got = known.get(format_id.strip().lower())
     if got is None:
+        from difflib import get_close_matches
+
+        close = get_close_matches(format_id.strip().lower(), list(known), n=3, cutoff=0.6)
+        hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
         raise DataError(
-            f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
+            f"unknown format {format_id!r}{hint}; known formats: {', '.join(sorted(known))} "
             "(`deckcheck formats` describes them)"
         )
     return format_from_dict(got)
