@@ -239,7 +239,8 @@ def _apply(
 
     progress = sys.stderr.isatty()
     notes: list[str] = []
-    with staging.new_state(keep_db=not want_cards) as st:
+    size = sum(f.size for f in files)
+    with staging.new_state(keep_db=not want_cards, size_hint=size) as st:
         with _bounded(deadline):
             if want_cards:
                 # official files (yaml-yugi, YGOJSON) are told apart by content and go last
