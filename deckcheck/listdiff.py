@@ -386,13 +386,15 @@ def deck_impact(
     Both validations use the same event date (default: the new list's effective date), so
     the only thing that differs between them is the list.
     """
-    from deckcheck.validate import validate_deck
+    from deckcheck.engine import Engine
+    from deckcheck.validate import Target, validate_deck
 
     when = date or diff.new.effective
     counts = deck_counts(deck, cards.canonical)
     touched = [DeckCardChange(c, counts[c.card_id]) for c in diff.changes if c.card_id in counts]
-    before = validate_deck(deck, fmt, diff.old, cards, date=when)
-    after = validate_deck(deck, fmt, diff.new, cards, date=when)
+    engine = Engine(cards)
+    before = validate_deck(engine, deck, Target(fmt, diff.old, when))
+    after = validate_deck(engine, deck, Target(fmt, diff.new, when))
     seen = {_finding_key(f) for f in before.findings}
     reasons = tuple(f for f in after.findings if _finding_key(f) not in seen)
     still = {_finding_key(f) for f in after.findings}

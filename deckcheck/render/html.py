@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from typing import IO, Any
 
-from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.base import Meta, Renderer, checked_as
 from deckcheck.report import DeckReport, Summary
 
 TEMPLATE = "report.html.j2"
@@ -143,6 +143,7 @@ class HtmlRenderer(Renderer):
             "first_reason": first_reason(report),
             "parts": composition_parts(report),
             "comp": report.composition,
+            "checked_as": checked_as(report, self.meta),  # a "#format" line's format and list
         }
         self._rows.write(str(self._macros.row(d)))
         self._decks.write(str(self._macros.deck(d)))

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from deckcheck import decks
-from deckcheck.batch import Checker, Job
 from deckcheck.carddb import open_db
 from deckcheck.carddb.db import CardDB
+from deckcheck.engine import Engine
 from deckcheck.formats import get_format
+from deckcheck.validate import Target
 
 pytestmark = pytest.mark.realdata
 
@@ -111,11 +112,11 @@ def test_the_checker_reads_a_decks_cards_in_one_query(
     import datetime as dt
 
     fmt = get_format("tcg")
-    job = Job(fmt, None, dt.date(2026, 6, 1), None, None, str(real_home_dir / "cards.sqlite3"))
-    checker = Checker(job)
-    seen = _card_queries(checker.db)
+    target = Target(fmt, None, dt.date(2026, 6, 1))
+    engine = Engine.open(str(real_home_dir / "cards.sqlite3"))
+    seen = _card_queries(engine.cards)
     deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
-    report = checker(str(deck))
+    report = engine.check_item(str(deck), target)
     assert report.input == str(deck)
     assert len(seen) == 1, seen  # not one query per card
 

@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from deckcheck import render
+from deckcheck.engine import Engine
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import SECTIONS, Banlist, Deck, DeckEntry, Finding
 from deckcheck.render.github import escape_data, escape_property
 from deckcheck.report import DeckReport, Summary, Waivers, exit_code
-from deckcheck.validate import unreadable, validate_deck
+from deckcheck.validate import Target, unreadable, validate_deck
 from tests.conftest import GoldenCheck
 from tests.rules.test_rules import BASE, CARDS, FILLERS
 
@@ -53,9 +54,11 @@ def sample_reports() -> list[DeckReport]:
         Finding("DC101", "unreadable-line", "error", "cannot read line: 'abc'", "main", 3)
     )
     return [
-        validate_deck(legal, BASE, LIST, CARDS, date=DATE),
-        validate_deck(illegal, BASE, LIST, CARDS, date=DATE),
-        unreadable("decks/broken.ydk", "cannot read the deck: binary input", BASE, LIST),
+        validate_deck(Engine(CARDS), legal, Target(BASE, LIST, DATE)),
+        validate_deck(Engine(CARDS), illegal, Target(BASE, LIST, DATE)),
+        unreadable(
+            "decks/broken.ydk", "cannot read the deck: binary input", Target(BASE, LIST, DATE)
+        ),
         DeckReport(
             "decks/warned.ydk",
             True,
