@@ -15,7 +15,14 @@ from typing import Any
 import click
 
 from deckcheck import __version__, notes, startup
-from deckcheck.errors import EXIT_ERROR, DeckcheckError, debugging, error_line, one_line
+from deckcheck.errors import (
+    EXIT_ERROR,
+    DeckcheckError,
+    debugging,
+    did_you_mean,
+    error_line,
+    one_line,
+)
 
 # name -> (module, attribute, one-line help shown by `deckcheck --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -276,23 +283,16 @@ def usage_text(exc: click.ClickException) -> str:
     ctx = getattr(exc, "ctx", None)
     unknown = re.fullmatch(r"No such command '(.*)'\.", text)
     if unknown and ctx is not None and isinstance(ctx.command, click.Group):
-        from difflib import get_close_matches
-
         names = ctx.command.list_commands(ctx)
-        close = get_close_matches(unknown.group(1), names, n=3, cutoff=0.6)
-        text = f"no such command {unknown.group(1)!r}" + (
-            f" (did you mean {' or '.join(repr(n) for n in close)}?)"
-            if close
-            else f" (commands: {', '.join(names)})"
-        )
-    text = re.sub(r"\.?\s+Did you mean (.+?)\?$", r" (did you mean \1?)", text)
+        hint = did_you_mean(unknown.group(1), names) or f" (commands: {', '.join(names)})"
+        text = f"no such command {unknown.group(1)!r}{hint}"
+    mean = re.search(r"\.?\s+\(?Did you mean (?:one of: )?(.+?)\?\)?$", text)
+    if mean:  # click: "Did you mean '--output'?" / "(Did you mean one of: '--out', …?)"
+        text = f"{text[: mean.start()]} (did you mean {mean.group(1).replace(', ', ' or ')}?)"
     choice = re.search(r"'([^']*)' is not one of ((?:'[^']*'(?:, )?)+)\.?$", text)
     if choice:  # a mistyped choice (-o htm): the nearest ones
-        from difflib import get_close_matches
-
-        close = get_close_matches(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
-        if close:
-            text = f"{text.rstrip('.')} (did you mean {' or '.join(repr(c) for c in close)}?)"
+        near = did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        text = f"{text.rstrip('.')}{near}"
     text = text.rstrip(".")
     if text[:1].isupper() and not text[1:2].isupper():
         text = text[0].lower() + text[1:]

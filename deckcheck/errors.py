@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
 EXIT_OK = 0  # every deck legal / command succeeded
 EXIT_ILLEGAL = 1  # at least one deck illegal (or a warning under --strict), unresolved input
@@ -31,6 +32,14 @@ class DeckcheckError(Exception):
 def error_line(text: str) -> str:
     """The one line a failure prints on stderr: ``deckcheck: error: <text>``, escaped."""
     return f"deckcheck: error: {one_line(text)}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)`` for the choices near ``word``, or ""."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
 def debugging() -> bool:

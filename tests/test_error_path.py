@@ -34,7 +34,10 @@ def _one_error_line(err: str) -> str:
         (("valdate", "x"), "no such command 'valdate' (did you mean 'validate'"),
         (("db", "imprt"), "no such command 'imprt' (did you mean 'import'?)"),
         (("card", "shw", "x"), "no such command 'shw' (did you mean 'show'?)"),
-        (("validate", "--outptu", "x"), "no such option '--outptu' (did you mean '--output'?)"),
+        (
+            ("validate", "--outptu", "x"),
+            "no such option '--outptu' (did you mean '--out' or '--output'?)",
+        ),
         (("--colr", "never", "formats"), "no such option '--colr' (did you mean '--color'?)"),
         (("validate", "-o", "htm", "x"), "'htm' is not one of"),
         (("validate",), "missing argument 'INPUT...'"),
