@@ -178,7 +178,7 @@ class Learnt:
 
     def rules(self) -> list[tuple[str, Any, frozenset[str]]]:
         """(name, module, codes it owns) per rule; built again when ``RULES`` changes (tests)."""
-        if RULES != self._rules_of:  # one C-level dict comparison per deck
+        if self._rules_of != RULES:  # one C-level dict comparison per deck
             self._rules = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
             self._rules_of = dict(RULES)
             self._active.clear()
@@ -424,10 +424,7 @@ def _check(
 
 def _legal(findings: list[Finding]) -> bool:
     """No finding is an error."""
-    for f in findings:
-        if f.severity == "error":
-            return False
-    return True
+    return all(f.severity != "error" for f in findings)
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------
