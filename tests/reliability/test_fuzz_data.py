@@ -313,7 +313,7 @@ _YGOJSON_CARD = st.fixed_dictionaries(
 def _ygojson_tree(work: Path, cards_db: Path, card: dict[str, Any]) -> None:
     tree = fresh(work, "-ygojson")
     shutil.copytree(_FIXTURE_OFFICIAL / "ygojson", tree)
-    first = sorted((tree / "cards").glob("*.json"))[0]
+    first = min((tree / "cards").glob("*.json"))
     doc = json.loads(first.read_text("utf-8"))
     doc.update(card)
     first.write_text(json.dumps(doc), encoding="utf-8")

@@ -84,7 +84,7 @@ def test_a_number_of_5000_digits_is_one_short_line(
 def _ygojson_tree(tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
     tree = tmp_path / "tree"
     shutil.copytree(OFF / "ygojson", tree)
-    card = sorted((tree / "cards").glob("*.json"))[0]
+    card = min((tree / "cards").glob("*.json"))
     return tree, card, json.loads(card.read_text("utf-8"))
 
 
