@@ -241,7 +241,9 @@ def _read(tree: _Tree) -> Releases:
         out.passcodes.update(codes)
         ext = doc.get("externalIDs")
         kid = ext.get("dbID") if isinstance(ext, dict) else None
-        if isinstance(kid, int) and not isinstance(kid, bool):
+        # YGOJSON writes a negative dbID for a card Konami's database lacks (71 in 2025-11):
+        # no id; one over 32 bits is a broken file
+        if isinstance(kid, int) and not isinstance(kid, bool) and kid >= 0:
             checked_id(kid, "externalIDs.dbID", where)
             for c in codes:
                 out.konami_ids.setdefault(c, kid)

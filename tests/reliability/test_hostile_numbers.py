@@ -96,7 +96,6 @@ def _ygojson_tree(tmp_path: Path) -> tuple[Path, Path, dict[str, Any]]:
         ("passwords", "9" * 5000, "passwords[0]: 999999999999… (5000 digits) is not a passcode"),
         ("images", str(HUGE), "images[0].password: 184467440737… (20 digits) is not a passcode"),
         ("dbID", HUGE, "externalIDs.dbID: 18446744073709551616 is not an id"),
-        ("dbID", -5, "externalIDs.dbID: -5 is not an id"),
     ],
 )
 def test_ygojson_numbers_out_of_range(
@@ -230,3 +229,17 @@ def test_yaml_list_ids_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixtur
         _refused(
             capsys, ["validate", "--banlist", str(p), str(deck)], f"{p}: ", "less than or equal"
         )
+
+
+def test_ygojson_negative_db_id_means_none(
+    tiny_home: Path,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # the real YGOJSON writes dbID -7 (and 70 more) for cards Konami's database lacks
+    from deckcheck.carddb import ygojson
+
+    tree, card, doc = _ygojson_tree(tmp_path)
+    doc["externalIDs"]["dbID"] = -7
+    card.write_text(json.dumps(doc), encoding="utf-8")
+    got = ygojson.read(tree)
+    assert got.passcodes and -7 not in got.konami_ids.values()
