@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: Which array a file holds, told apart by the keys of its objects.
 KINDS = ("cards", "rush", "skill")
@@ -38,8 +38,8 @@ _RUBY = re.compile(r"<ruby>(.*?)<rt>(.*?)</rt></ruby>", re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
 
-@dataclass(frozen=True, slots=True)
-class OfficialCard:
+@record
+class OfficialCard(Record):
     """One yaml-yugi object: identity and names (no effect text)."""
 
     kind: str  # cards | rush | skill

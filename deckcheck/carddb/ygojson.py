@@ -14,11 +14,11 @@ import os
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: Regions stored, in display order (``ocg`` = Japanese OCG; kr/ae/sc/tc are OCG regions).
 REGIONS: tuple[str, ...] = ("ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks")
@@ -29,8 +29,8 @@ _DIGITS = re.compile(r"\s*(\d+)")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-@dataclass(slots=True)
-class Releases:
+@record(frozen=False, slots=True)
+class Releases(Record):
     """What one YGOJSON tree gave: first (date, set name) per passcode and region."""
 
     first: dict[int, dict[str, tuple[str, str]]] = field(default_factory=dict)
