@@ -16,6 +16,7 @@ import datetime as dt
 import marshal
 import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,9 @@ CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in th
 #: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
+#: the interpreter that wrote a cache (marshal's format is its own, and may change in any
+#: release): in every cache key and name, so two Pythons sharing a home keep one cache each
+RUNTIME = f"{sys.implementation.cache_tag}-marshal{marshal.version}"
 #: a list file's name (``_is_date_file`` checks it without compiling it at start-up)
 DATE_FILE = r"^\d{4}-\d{2}-\d{2}\.ya?ml$"
 
@@ -111,7 +115,7 @@ def blob_name(path: str | Path) -> str | None:
     st = _stat_key(path)
     if st is None:
         return None
-    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_file())])
+    raw = repr([CACHE_VERSION, RUNTIME, st, _stat_key(paths.database_file())])
     return sha1_hex(raw.encode())[:20]
 
 
@@ -196,7 +200,12 @@ class ListStore:
         return files
 
     def _key(self, files: list[str]) -> list[Any]:
-        return [CACHE_VERSION, _stat_key(paths.database_file()), [_stat_key(f) for f in files]]
+        return [
+            CACHE_VERSION,
+            RUNTIME,
+            _stat_key(paths.database_file()),
+            [_stat_key(f) for f in files],
+        ]
 
     def _index_path(self) -> Path:
         from pathlib import Path
@@ -205,7 +214,7 @@ class ListStore:
 
     def _index_file(self) -> str:
         # str(_index_path()), what the warm path opens
-        h = sha1_hex("\0".join(self._dirs).encode())[:12]
+        h = sha1_hex("\0".join([RUNTIME, *self._dirs]).encode())[:12]
         return paths.join(self._cache, f"lists-{h}{SUFFIX}")
 
     def _index(self) -> list[dict[str, Any]]:
@@ -552,12 +561,12 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     """Every format by id in the cache's JSON shape (``extends`` merged), compiled when the
     cache is cold."""
     files = _format_files(extra_files)
-    key = [CACHE_VERSION, [_stat_key(f) for f in files]]
+    key = [CACHE_VERSION, RUNTIME, [_stat_key(f) for f in files]]
     # Named by the set of files (which install, which --format-file) and then by their
     # stats: a cache goes stale only within its own set, so two installs sharing a home
     # (a venv and a pre-commit environment) or a run with --format-file do not remove each
     # other's cache and compile again at every alternate run.
-    group = sha1_hex(repr(files).encode())[:8]
+    group = sha1_hex(repr([RUNTIME, *files]).encode())[:8]
     cache = paths.join(
         paths.cache_folder(), f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
     )
