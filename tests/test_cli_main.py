@@ -15,7 +15,7 @@ from deckcheck import cli
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["no-such-command"]) == 2
-    assert "No such command" in capsys.readouterr().err
+    assert "no such command" in capsys.readouterr().err
 
 
 # What a fresh interpreter has imported after `deckcheck ARGS` (this process has imported

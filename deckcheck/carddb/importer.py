@@ -266,7 +266,8 @@ def import_files(
     if lock and installed:
         # the installed database: a new state (home lock; serialises with updates; the
         # database and lists switch together in one step, staging.new_state)
-        with staging.new_state(keep_db=False) as st:
+        size = sum(p.size for p in plans) + sum(p.size for p in extra)
+        with staging.new_state(keep_db=False, size_hint=size) as st:
             base = st.old_db
             if not replace and base is not None:
                 _check_installed(base)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import dates, paths
-from deckcheck.errors import DataError, InputError
+from deckcheck.errors import DataError, InputError, did_you_mean
 from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
 from deckcheck.fsio import sha1_hex
 from deckcheck.model import Banlist, Format
@@ -601,8 +601,9 @@ def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format
     known = _compiled_formats(extra_files)
     got = known.get(format_id.strip().lower())
     if got is None:
+        hint = did_you_mean(format_id.strip().lower(), known)
         raise DataError(
-            f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
+            f"unknown format {format_id!r}{hint}; known formats: {', '.join(sorted(known))} "
             "(`deckcheck formats` describes them)"
         )
     return format_from_dict(got)

@@ -195,6 +195,10 @@ def is_query(text: str) -> bool:
         toks = tokenize(text)
     except QueryError:
         return False
+    if toks.count("(") != toks.count(")"):
+        # card names hold balanced parentheses ("… (Pre-Errata)"), never a lone one: the
+        # query parser says what is wrong (exit 2) instead of a search for no name (issue 32)
+        return True
     for t in toks:
         m = _TERM_RE.match(t)
         if m and m.group(1).lower() in KEYS:

@@ -239,7 +239,8 @@ def _apply(
 
     progress = sys.stderr.isatty()
     notes: list[str] = []
-    with staging.new_state(keep_db=not want_cards) as st, _bounded(deadline):
+    size = sum(f.size for f in files)  # the full-disk message's estimate
+    with staging.new_state(keep_db=not want_cards, size_hint=size) as st, _bounded(deadline):
         if want_cards:
             # official files (yaml-yugi, YGOJSON) are told apart by content and go last
             cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
