@@ -142,6 +142,10 @@ class Card(Record):
     tcg_date: dt.date | None = None
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
+    # in the video game by the official card data (deckcheck.carddb.games): True, False (a
+    # source knows the card and none puts it there), None (no source knows the card)
+    in_md: bool | None = None
+    in_dl: bool | None = None
 
     def __init__(
         self,
@@ -160,6 +164,8 @@ class Card(Record):
         tcg_date: dt.date | None = None,
         md_date: dt.date | None = None,
         dl_date: dt.date | None = None,
+        in_md: bool | None = None,
+        in_dl: bool | None = None,
     ) -> None:
         d = self.__dict__
         d["id"] = id
@@ -177,6 +183,8 @@ class Card(Record):
         d["tcg_date"] = tcg_date
         d["md_date"] = md_date
         d["dl_date"] = dl_date
+        d["in_md"] = in_md
+        d["in_dl"] = in_dl
 
     @cached_property
     def kind(self) -> CardKind:
@@ -449,6 +457,7 @@ class Banlist(Record):
     source: str = ""
     path: str = ""  # file it was loaded from
     date_exact: bool = True  # False when only the month was known
+    announced: dt.date | None = None  # when Konami announced it, where known (DC601)
 
     def __init__(
         self,
@@ -463,6 +472,7 @@ class Banlist(Record):
         source: str = "",
         path: str = "",
         date_exact: bool = True,
+        announced: dt.date | None = None,
     ) -> None:
         d = self.__dict__
         d["name"] = name
@@ -476,6 +486,7 @@ class Banlist(Record):
         d["source"] = source
         d["path"] = path
         d["date_exact"] = date_exact
+        d["announced"] = announced
 
     def limit_of(self, canonical: int) -> int | None:
         """Copies allowed by the list (None: not listed). Whitelist: unlisted means 0."""
@@ -537,6 +548,9 @@ class Format(Record):
     list_family: str | None = None  # None: the format has no list
     forbidden_as_limited: bool = False  # Traditional
     pool: frozenset[str] = frozenset()  # scopes a card needs one of (e.g. {"tcg"}); empty: any
+    #: card universes admitted: "ocg-tcg" (OCG/TCG cards), "rush" (Rush Duel cards); DC504
+    universe: frozenset[str] = frozenset({"ocg-tcg"})
+    game: str = "paper"  # whose card pool: "paper", "master-duel", "duel-links" (DC504)
     release_region: str | None = None  # "tcg"/"ocg": release dates that DC502 checks
     release_cutoff: dt.date | None = None  # cards released after this are out (retro formats)
     skills: SizeRange | None = None  # None: skill cards not allowed
@@ -544,6 +558,8 @@ class Format(Record):
     extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"})
     banned_types: frozenset[str] = frozenset()
     points_cap: int | None = None
+    #: a maintained format's lists: days after its newest list that make it stale (DC602)
+    stale_after: int | None = None
     description: str = ""
     source: str = ""
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()
@@ -559,6 +575,8 @@ class Format(Record):
         list_family: str | None = None,
         forbidden_as_limited: bool = False,
         pool: frozenset[str] = frozenset(),
+        universe: frozenset[str] = frozenset({"ocg-tcg"}),
+        game: str = "paper",
         release_region: str | None = None,
         release_cutoff: dt.date | None = None,
         skills: SizeRange | None = None,
@@ -566,6 +584,7 @@ class Format(Record):
         extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"}),
         banned_types: frozenset[str] = frozenset(),
         points_cap: int | None = None,
+        stale_after: int | None = None,
         description: str = "",
         source: str = "",
         changes: tuple[tuple[dt.date, dict[str, Any]], ...] = (),
@@ -580,6 +599,8 @@ class Format(Record):
         d["list_family"] = list_family
         d["forbidden_as_limited"] = forbidden_as_limited
         d["pool"] = pool
+        d["universe"] = universe
+        d["game"] = game
         d["release_region"] = release_region
         d["release_cutoff"] = release_cutoff
         d["skills"] = skills
@@ -587,6 +608,7 @@ class Format(Record):
         d["extra_deck_types"] = extra_deck_types
         d["banned_types"] = banned_types
         d["points_cap"] = points_cap
+        d["stale_after"] = stale_after
         d["description"] = description
         d["source"] = source
         d["changes"] = changes
