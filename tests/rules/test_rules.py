@@ -72,7 +72,7 @@ def make_format(over: dict[str, Any]) -> Format:
     for key, value in over.items():
         if key in ("main", "extra", "side", "skills") and value is not None:
             value = SizeRange(value.get("min", 0), value.get("max"))
-        elif key in ("pool", "extra_deck_types", "banned_types"):
+        elif key in ("pool", "universe", "extra_deck_types", "banned_types"):
             value = frozenset(value)
         elif key == "changes":
             value = tuple(
