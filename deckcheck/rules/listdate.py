@@ -30,9 +30,7 @@ NEAR_DAYS = 7
 def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
     """True when ``check`` yields nothing for any deck (the engine then skips it)."""
     return (
-        banlist is None
-        or banlist.date_exact
-        or abs((date - banlist.effective).days) > NEAR_DAYS
+        banlist is None or banlist.date_exact or abs((date - banlist.effective).days) > NEAR_DAYS
     ) and stale_days(fmt, banlist, date) is None
 
 
@@ -75,7 +73,6 @@ def check(ctx: Context) -> Iterator[Finding]:
                 f"day{'s' if abs(days) != 1 else ''} {'after' if days >= 0 else 'before'} it: "
                 "check which list is in force, or name it with --banlist",
             )
-    if getattr(ctx, "newest", None) is not None:
-        got = stale(ctx.fmt, ctx.newest, ctx.date)  # type: ignore[attr-defined]
-        if got is not None:
-            yield got
+    got = stale(ctx.fmt, ctx.newest, ctx.date)
+    if got is not None:
+        yield got

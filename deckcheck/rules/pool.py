@@ -34,7 +34,7 @@ from collections.abc import Set as AbstractSet
 
 from deckcheck.codes import finding
 from deckcheck.model import Banlist, Card, Finding, Format, Record, Scope, Severity, field, record
-from deckcheck.rules._base import Context, Counted, Memo, Tally
+from deckcheck.rules._base import Context, Counted, Tally
 
 NAME = "pool"
 
@@ -85,7 +85,8 @@ def check(ctx: Context) -> Iterator[Finding]:
     # Per passcode, not per canonical card: pool, region and dates belong to a printing, and
     # a Rush card "treated as" an Advanced card is not that card's printing. What a printing
     # gets depends only on the card, the format, the list and the date: worked out once per
-    # card for a batch (``_MEMO``), then only the deck's line and count are filled in.
+    # card for a batch (the engine's memo ``pool``), then only the deck's line and count are
+    # filled in.
     counted = ctx.counted
     if counted is not None:
         yield from _check_counted(ctx, counted)
@@ -93,32 +94,34 @@ def check(ctx: Context) -> Iterator[Finding]:
     printings = ctx.printings
     if not printings:
         return
-    table = _MEMO.table(ctx)
+    table = ctx.memo("pool").table(ctx)
     get = table.get
+    bits = _pool_bits(ctx.fmt.pool)
     for cid, t in printings.items():
         card = t.card
         got = get(cid)
         if got is None or got[0] is not card:
             assert card is not None  # unknown cards are DC102, never in ctx.printings
-            got = table[cid] = (card, tuple(_judge(ctx, card, cid)))
+            got = table[cid] = (card, tuple(_judge(ctx, card, cid, bits)))
         for code, message, severity in got[1]:
             yield _finding(code, message, severity, t)
 
 
 def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
-    """``check`` over the engine's counts: each passcode judged once for a batch (``_FAST``:
-    the passcodes judged, and the findings of those that have any), so a deck costs two set
-    operations unless one of its cards has a finding."""
-    judged, hits = _FAST.state(ctx)
+    """``check`` over the engine's counts: each passcode judged once for a batch (memo
+    ``pool.counted``: the passcodes judged, and the findings of those that have any), so a
+    deck costs two set operations unless one of its cards has a finding."""
+    judged, hits = ctx.memo("pool.counted", _judged).state(ctx)
     copies = counted.copies
     if not copies.keys() <= judged:
         new = copies.keys() - judged
         cards = counted.cards
+        bits = _pool_bits(ctx.fmt.pool)
         for cid in new:
             card = cards[cid]
             if card is None:
                 continue  # an unknown card (DC102); never judged, it may be known later
-            got = tuple(_judge(ctx, card, cid))
+            got = tuple(_judge(ctx, card, cid, bits))
             if got:
                 hits[cid] = got
             judged.add(cid)
@@ -132,32 +135,28 @@ def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
                 yield _finding(code, message, severity, t)
 
 
-_MEMO = Memo()
-_FAST = Memo(lambda: (set(), {}))
-_POOL_BITS: dict[frozenset[str], tuple[int, int]] = {}
+def _judged() -> tuple[set[int], dict[int, tuple[Judged, ...]]]:
+    """A fresh ``pool.counted`` state: the passcodes judged, the findings of those with any."""
+    return set(), {}
 
 
 def _pool_bits(pool: AbstractSet[str]) -> tuple[int, int]:
-    """(scope bits of the pool, its OCG/TCG bits) as plain ints, once per pool (IntFlag
-    operators are slow)."""
-    pool = pool if isinstance(pool, frozenset) else frozenset(pool)
-    got = _POOL_BITS.get(pool)
-    if got is None:
-        scopes = Scope(0)
-        for name in pool:
-            scopes |= Scope.__members__.get(name.upper(), Scope(0))
-        got = _POOL_BITS[pool] = (int(scopes), int(scopes & REGION_BITS))
-    return got
+    """(scope bits of the pool, its OCG/TCG bits) as plain ints (IntFlag operators are slow)."""
+    scopes = Scope(0)
+    for name in pool:
+        scopes |= Scope.__members__.get(name.upper(), Scope(0))
+    return int(scopes), int(scopes & REGION_BITS)
 
 
-def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[Judged]:
-    """(code, message, severity) of each pool finding for one printing in the context."""
-    return iter(judge(card, passcode, ctx.fmt, ctx.banlist, ctx.date, _game_of(ctx)))
+def _judge(ctx: Context, card: Card, passcode: int, bits: tuple[int, int]) -> Iterator[Judged]:
+    """(code, message, severity) of each pool finding for one printing in the context;
+    ``bits``: the format's ``_pool_bits``."""
+    return iter(judge(card, passcode, ctx.fmt, ctx.banlist, ctx.date, _game_of(ctx), bits))
 
 
 def _game_of(ctx: Context) -> GamePool | None:
     """The run's knowledge of the format's video game (None: the cards' own data only)."""
-    return getattr(ctx, "game", None)
+    return ctx.game  # type: ignore[no-any-return]
 
 
 def _finding(code: str, message: str, severity: Severity | None, t: Tally) -> Finding:
@@ -206,8 +205,10 @@ class GamePool(Record):
     sources: str = ""  # the data the answer comes from, for messages
 
 
-_ONLY_RUSH, _ONLY_OCG_TCG, _BOTH = frozenset({"rush"}), frozenset({"ocg-tcg"}), frozenset(
-    {"rush", "ocg-tcg"}
+_ONLY_RUSH, _ONLY_OCG_TCG, _BOTH = (
+    frozenset({"rush"}),
+    frozenset({"ocg-tcg"}),
+    frozenset({"rush", "ocg-tcg"}),
 )
 
 
@@ -228,14 +229,16 @@ def judge(
     bl: Banlist | None,
     date: dt.date,
     game: GamePool | None = None,
+    bits: tuple[int, int] | None = None,
 ) -> list[Judged]:
     """Every pool finding of one printing in ``fmt`` (as in force on ``date``) under list
     ``bl``: the one answer ``validate`` (this rule) and ``card show`` give (named like the
     ``Tally.label`` of the printing: the card's name and the passcode as the deck has it).
-    ``game``: what the run knows of the format's video game (None: the card's own data)."""
+    ``game``: what the run knows of the format's video game (None: the card's own data);
+    ``bits``: the format's ``_pool_bits`` when the caller has them."""
     out: list[Judged] = []
     label = f"{card.name} ({passcode})"
-    pool_bits, region_bits = _pool_bits(fmt.pool)
+    pool_bits, region_bits = bits if bits is not None else _pool_bits(fmt.pool)
     scopes = int(card.scopes)  # plain ints: IntFlag operators are slow
     whitelist = bl is not None and bl.mode == "whitelist"
     if whitelist and card.id in bl.limits:  # type: ignore[union-attr]
@@ -254,8 +257,7 @@ def judge(
         return [
             (
                 "DC504",
-                f"{label}: a {have} card, outside the card pool of {fmt.name} ({want} cards "
-                "only)",
+                f"{label}: a {have} card, outside the card pool of {fmt.name} ({want} cards only)",
                 None,
             )
         ]
@@ -283,8 +285,10 @@ def judge(
         out.append(
             (
                 "DC502",
-                f"{label}: released in {where} on {released.isoformat()}, after the event "
-                f"date {date.isoformat()}",
+                (
+                    f"{label}: released in {where} on {released.isoformat()}, after the event "
+                    f"date {date.isoformat()}"
+                ),
                 None,
             )
         )
@@ -294,8 +298,10 @@ def judge(
             out.append(
                 (
                     "DC502",
-                    f"{label}: released on {released.isoformat()}, after the {fmt.name} card "
-                    f"pool cut-off {fmt.release_cutoff.isoformat()}",
+                    (
+                        f"{label}: released on {released.isoformat()}, after the {fmt.name} card "
+                        f"pool cut-off {fmt.release_cutoff.isoformat()}"
+                    ),
                     None,
                 )
             )
@@ -335,8 +341,10 @@ def _game_findings(
         elif game is not None:  # no source knows the card at all (newer than the data)
             yield (
                 "DC504",
-                f"{label}: not known to the installed {name} data{sources}: it may not be in "
-                "the game",
+                (
+                    f"{label}: not known to the installed {name} data{sources}: it may not be in "
+                    "the game"
+                ),
                 "warning",
             )
         return
@@ -352,15 +360,19 @@ def _game_findings(
         if first > date:
             yield (
                 "DC502",
-                f"{label}: not in {name} on {date.isoformat()}: its {what} is dated "
-                f"{first.isoformat()}",
+                (
+                    f"{label}: not in {name} on {date.isoformat()}: its {what} is dated "
+                    f"{first.isoformat()}"
+                ),
                 None,
             )
             return
     if pack is not None and pack > date:
         yield (
             "DC502",
-            f"{label}: first seen in {name} in a pack of {pack.isoformat()}, after the event "
-            f"date {date.isoformat()}; {_UNDATED[fmt.game]}",
+            (
+                f"{label}: first seen in {name} in a pack of {pack.isoformat()}, after the event "
+                f"date {date.isoformat()}; {_UNDATED[fmt.game]}"
+            ),
             "warning",
         )

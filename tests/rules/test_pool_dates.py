@@ -7,10 +7,11 @@ import datetime as dt
 
 import pytest
 
+from deckcheck.engine import Engine
 from deckcheck.formats import get_format
 from deckcheck.model import Card, Deck, DeckEntry, Scope
 from deckcheck.rules.pool import release_date
-from deckcheck.validate import validate_deck
+from deckcheck.validate import Target, validate_deck
 from tests.rules.test_rules import CARDS, CardStub, load_cards
 
 D = dt.date.fromisoformat
@@ -31,7 +32,7 @@ def deck(extra: int = 0, side: int = 0) -> Deck:
 
 def codes(fmt_id: str, day: str, d: Deck, cards: CardStub = CARDS) -> list[str]:
     fmt = get_format(fmt_id)
-    rep = validate_deck(d, fmt, None, cards, date=D(day))
+    rep = validate_deck(Engine(cards), d, Target(fmt, None, D(day)))
     return [f.code for f in rep.findings if f.severity == "error"]
 
 
@@ -119,7 +120,7 @@ def game_deck(fmt: str) -> Deck:
 
 
 def pool_findings(fmt: str, day: str, cards: CardStub) -> list[tuple[str, str, str]]:
-    rep = validate_deck(game_deck(fmt), get_format(fmt), None, cards, date=D(day))
+    rep = validate_deck(Engine(cards), game_deck(fmt), Target(get_format(fmt), None, D(day)))
     return [(f.code, f.severity, f.message) for f in rep.findings if f.card_id == GAME_CARD]
 
 
@@ -156,8 +157,10 @@ def test_a_card_not_printed_yet_is_not_in_the_game_either(
         (
             "DC502",
             "error",
-            f"Game Card ({GAME_CARD}): not in {game} on 2013-12-31: its first printing is "
-            "dated 2014-01-01",
+            (
+                f"Game Card ({GAME_CARD}): not in {game} on 2013-12-31: its first printing is "
+                "dated 2014-01-01"
+            ),
         )
     ]
     # a pack of the game before the first printing moves the date earlier
@@ -192,8 +195,10 @@ def test_the_game_pool_of_the_run_adds_the_official_lists_and_says_what_is_unkno
     assert got == [
         (
             "DC502",
-            f"Game Card ({GAME_CARD}): not in Master Duel on 2024-02-29: its first official "
-            "Master Duel list naming it is dated 2024-03-01",
+            (
+                f"Game Card ({GAME_CARD}): not in Master Duel on 2024-02-29: its first official "
+                "Master Duel list naming it is dated 2024-03-01"
+            ),
             None,
         )
     ]

@@ -55,7 +55,7 @@ def errors(rep: dict) -> set[tuple[str, int | None]]:
 def goat(shared_data: Path) -> dict[str, object]:
     """The GOAT list as EDOPro's file says (passcode -> count), the entries' cards, filler."""
     text = (shared_data / GOAT_LIST).read_text(encoding="utf-8")
-    limits = {int(m[1]): int(m[2]) for m in re.finditer(r"^(\d+) (-?\d+)", text, re.M)}
+    limits = {int(m[1]): int(m[2]) for m in re.finditer(r"^(\d+) (-?\d+)", text, re.MULTILINE)}
     con = sqlite3.connect(f"file:{shared_data / 'cards' / 'cards.cdb'}?mode=ro", uri=True)
     try:
         rows = {
@@ -207,8 +207,9 @@ def test_a_card_first_seen_in_a_later_pack_is_only_a_warning(
     before = report(capsys, fmt, (day - dt.timedelta(days=1)).isoformat(), deck)
     found = [f for f in before["findings"] if f["code"] == "DC502"]
     assert [(f["card"]["id"], f["severity"]) for f in found] == [(CHAIN_DISPEL, "warning")]
-    assert f"first seen in {game} in a pack of {released}, after the event date" in (
-        found[0]["message"]
+    assert (
+        f"first seen in {game} in a pack of {released}, after the event date"
+        in (found[0]["message"])
     )
     assert before["legal"], before["findings"]
     on = report(capsys, fmt, released, deck)
