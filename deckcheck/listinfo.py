@@ -116,6 +116,9 @@ def format_rows(date: dt.date, format_files: Sequence[str] = ()) -> list[dict[st
                 "copies": f.copies,
                 "list_family": f.list_family,
                 "list": ({"name": b.name, "effective": b.effective.isoformat()} if b else None),
+                "universe": sorted(f.universe),
+                "game": f.game,
+                "stale_after": f.stale_after,
             }
         )
     return rows

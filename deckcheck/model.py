@@ -142,6 +142,10 @@ class Card(Record):
     tcg_date: dt.date | None = None
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
+    # in the video game by the official card data (deckcheck.carddb.games): True, False (a
+    # source knows the card and none puts it there), None (no source knows the card)
+    in_md: bool | None = None
+    in_dl: bool | None = None
 
     @cached_property
     def kind(self) -> CardKind:
@@ -291,6 +295,7 @@ class Banlist(Record):
     source: str = ""
     path: str = ""  # file it was loaded from
     date_exact: bool = True  # False when only the month was known
+    announced: dt.date | None = None  # when Konami announced it, where known (DC601)
 
     def limit_of(self, canonical: int) -> int | None:
         """Copies allowed by the list (None: not listed). Whitelist: unlisted means 0."""
@@ -347,6 +352,9 @@ class Format(Record):
     list_family: str | None = None  # None: the format has no list
     forbidden_as_limited: bool = False  # Traditional
     pool: frozenset[str] = frozenset()  # scopes a card needs one of (e.g. {"tcg"}); empty: any
+    #: card universes admitted: "ocg-tcg" (OCG/TCG cards), "rush" (Rush Duel cards); DC504
+    universe: frozenset[str] = frozenset({"ocg-tcg"})
+    game: str = "paper"  # whose card pool: "paper", "master-duel", "duel-links" (DC504)
     release_region: str | None = None  # "tcg"/"ocg": release dates that DC502 checks
     release_cutoff: dt.date | None = None  # cards released after this are out (retro formats)
     skills: SizeRange | None = None  # None: skill cards not allowed
@@ -354,6 +362,8 @@ class Format(Record):
     extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"})
     banned_types: frozenset[str] = frozenset()
     points_cap: int | None = None
+    #: a maintained format's lists: days after its newest list that make it stale (DC602)
+    stale_after: int | None = None
     description: str = ""
     source: str = ""
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()

@@ -104,6 +104,7 @@ class CardDB:
         self._cards: dict[int, Card | None] = {}
         self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
         self._releases: dict[int, dict[str, tuple[dt.date, str]]] = {}
+        self._games: dict[int, dict[str, bool]] = {}  # id -> game -> in it (carddb.games)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
@@ -127,6 +128,15 @@ class CardDB:
         self._official = {"konami_ids", "releases", "official_ids"} <= tables
         self.has_releases = self._official and bool(
             conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
+        )
+        #: the video games the official card data says which cards are in (carddb.games)
+        self.games: frozenset[str] = frozenset(
+            r[0]
+            for r in (
+                conn.execute("SELECT DISTINCT game FROM game_cards").fetchall()
+                if self._official and "game_cards" in tables
+                else ()
+            )
         )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
@@ -228,7 +238,7 @@ class CardDB:
         if self._legacy:
             lkey, nkey = self._legacy_keys()[cid]
         self._keys[cid] = (lkey, nkey)
-        if self.has_releases:
+        if self.has_releases or self.games:
             card = self._with_releases(card)
         return card
 
@@ -259,7 +269,7 @@ class CardDB:
         """
         same = card.alias_kind == "artwork" or int(card.scopes) & _OCG_TCG
         rel = self._releases_of(card.id, card.canonical if same else None)
-        if not rel:
+        if not rel and not self._games.get(card.id):
             return card
         ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
         tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
@@ -270,11 +280,26 @@ class CardDB:
             )
         md = rel["masterduel"][0] if "masterduel" in rel else None
         dl = rel["duellinks"][0] if "duellinks" in rel else None
-        same_dates = (ocg, tcg, md, dl) == (card.ocg_date, card.tcg_date, None, None)
-        if same_dates and scopes == int(card.scopes):
+        in_game = self._games.get(card.id, {})
+        in_md, in_dl = in_game.get("masterduel"), in_game.get("duellinks")
+        same = (ocg, tcg, md, dl, in_md, in_dl) == (
+            card.ocg_date,
+            card.tcg_date,
+            None,
+            None,
+            None,
+            None,
+        )
+        if same and scopes == int(card.scopes):
             return card
         return card.replace(
-            ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes), md_date=md, dl_date=dl
+            ocg_date=ocg,
+            tcg_date=tcg,
+            scopes=Scope(scopes),
+            md_date=md,
+            dl_date=dl,
+            in_md=in_md,
+            in_dl=in_dl,
         )
 
     def __contains__(self, card_id: object) -> bool:
@@ -359,12 +384,26 @@ class CardDB:
                 ids.append(off)
         if artwork_of is not None and artwork_of != card_id:
             ids.append(artwork_of)
-        # one query for every candidate id; the first id (in ``ids`` order) with rows wins
-        rows = self._query(
-            "SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN "
-            f"({', '.join('?' * len(ids))})",
-            tuple(ids),
-        ).fetchall()
+        # one query for every candidate id, release and game rows; of each kind, the first id
+        # (in ``ids`` order) with rows wins
+        marks = ", ".join("?" * len(ids))
+        sql = (
+            f"SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN ({marks})"
+        )
+        if self.games:
+            sql += (
+                " UNION ALL SELECT card_id, '@' || game, present, source FROM game_cards "
+                f"WHERE card_id IN ({marks})"
+            )
+        rows = self._query(sql, tuple(ids) * (2 if self.games else 1)).fetchall()
+        game_rows = [r for r in rows if r[1][:1] == "@"]
+        if game_rows:
+            rows = [r for r in rows if r[1][:1] != "@"]
+            best = min((r[0] for r in game_rows), key=ids.index)
+            present: dict[str, bool] = {}
+            for _cid, game, flag, _source in (r for r in game_rows if r[0] == best):
+                present[game[1:]] = present.get(game[1:], False) or bool(flag)
+            self._games[card_id] = present
         if rows:
             best = min((r[0] for r in rows), key=ids.index)
             got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
@@ -540,6 +579,9 @@ class CardDB:
                     "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
                 ).fetchall()
             )
+            from deckcheck.carddb.games import counts
+
+            official["games"] = counts(self._conn)
             official["prerelease_to_official"] = q(
                 "SELECT count(*) FROM official_ids", ()
             ).fetchone()[0]
