@@ -3,16 +3,13 @@ game, and every source file it was built from."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from deckcheck.carddb import _common
 from deckcheck.model import Scope
 
-if TYPE_CHECKING:
-    from deckcheck.carddb.db import CardDB
 
-
-def info(db: CardDB) -> dict[str, Any]:
+def info(db: Any) -> dict[str, Any]:  # a carddb.db.CardDB (not imported: no cycle)
     """What is installed: path, sample or not, counts by kind/scope/language, sources."""
     q = db._query
     by_kind = dict(q("SELECT kind, count(*) FROM cards GROUP BY kind ORDER BY kind", ()))

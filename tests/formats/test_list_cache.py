@@ -12,7 +12,8 @@ from pathlib import Path
 
 from deckcheck import paths
 from deckcheck.formats import catalog
-from deckcheck.formats.catalog import ListStore, get_format, load_formats
+from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.formatfiles import get_format, load_formats
 from deckcheck.formats.importer import import_lflists
 from tests.formats.test_formats_store import write_list
 
