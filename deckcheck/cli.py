@@ -10,7 +10,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -24,70 +24,81 @@ from deckcheck.errors import (
     one_line,
 )
 
-# name -> (module, attribute, one-line help shown by `deckcheck --help`)
-COMMANDS: dict[str, tuple[str, str, str]] = {
+#: How long the console script holds the cyclic garbage collector off (``deckcheck.startup``;
+#: ``DECKCHECK_PLAIN_START=1``: not at all): ``RESUMED``, until the command is resolved;
+#: ``HELD``, past that: ``validate`` turns it back on itself before its first deck, ``card``
+#: never (it loads the name index, hundreds of thousands of objects, for one short query).
+RESUMED, HELD = "resumed", "held"
+
+# name -> (module, attribute, one-line help shown by `deckcheck --help`, collector)
+COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "validate": (
         "deckcheck.commands.validate",
         "validate",
         "Check decks against a format and its list.",
+        HELD,
     ),
     "formats": (
         "deckcheck.commands.formats",
         "formats",
         "List the formats deckcheck knows.",
+        RESUMED,
     ),
     "banlist": (
         "deckcheck.commands.banlist",
         "banlist",
         "Show, import, export and diff Forbidden/Limited lists.",
+        RESUMED,
     ),
     "card": (
         "deckcheck.commands.card",
         "card",
         "Find cards by name in any language.",
+        HELD,
     ),
     "convert": (
         "deckcheck.commands.convert",
         "convert",
         "Convert a deck between .ydk, ydke:// and text.",
+        RESUMED,
     ),
     "build": (
         "deckcheck.commands.build",
         "build",
         "Turn a text decklist (any language) into a .ydk file.",
+        RESUMED,
     ),
     "deck": (
         "deckcheck.commands.deck",
         "deck",
         "Create and edit decks from the command line.",
+        RESUMED,
     ),
     "db": (
         "deckcheck.commands.db",
         "db",
         "Import and inspect the card database.",
+        RESUMED,
     ),
     "sheet": (  # issue 17
         "deckcheck.commands.sheet",
         "sheet",
         "Write a deck's decklist registration sheet as a PDF.",
+        RESUMED,
     ),
     "update": (
         "deckcheck.commands.update",
         "update",
         "Fetch current cards and lists from upstream.",
+        RESUMED,
     ),
     "config": (
         "deckcheck.commands.config",
         "config",
         "Show the project settings and where each came from.",
+        RESUMED,
     ),
 }
-
-
-#: Commands that keep the garbage collector held off past their start-up
-#: (``deckcheck.startup``): ``validate`` turns it back on before its first deck; ``card``
-#: loads the name index (hundreds of thousands of objects) for one short query and exits.
-_KEEPS_GC_HELD = frozenset({"validate", "card"})
 
 
 class LazyGroup(click.Group):
@@ -103,7 +114,7 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec[0])
         cmd = getattr(module, spec[1])
         assert isinstance(cmd, click.Command)
-        if cmd_name not in _KEEPS_GC_HELD:
+        if spec[3] == RESUMED:
             startup.resume()  # collection back on before any command that does not say when
         return cmd
 
@@ -196,14 +207,13 @@ def os_error_text(exc: OSError) -> str:
     return f"{where}: {reason}{hint}" if where else f"{reason}{hint}"
 
 
-def entry() -> None:
+def entry() -> NoReturn:
     """The console script and ``python -m deckcheck``: ``main`` with the cyclic garbage
-    collector held off during start-up, then the exit code (``deckcheck.startup.leave``:
-    after ``validate``, without the interpreter's teardown)."""
+    collector held off during start-up (``deckcheck.startup``), then the exit code."""
     startup.hold()
     code = main()
     startup.finish()
-    startup.leave(code, sys._getframe(1).f_globals.get("__name__"))
+    sys.exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,12 +12,12 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from deckcheck import notes
 from deckcheck import paths as dc_paths
 from deckcheck.errors import DataError
+from deckcheck.records import Record, record
 
 __all__ = [
     "READY",
@@ -287,8 +287,8 @@ def _link_or_copy(src: str | Path, dest: str | Path) -> None:
         shutil.copy2(src, dest)
 
 
-@dataclass(slots=True)
-class NewState:
+@record(frozen=False, slots=True)
+class NewState(Record):
     """The next installed state while it is built: write into ``db`` and ``lists``."""
 
     path: Path

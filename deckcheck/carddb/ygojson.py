@@ -14,24 +14,26 @@ import os
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.datafile import checked_id
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: Regions stored, in display order (``ocg`` = Japanese OCG; kr/ae/sc/tc are OCG regions).
 REGIONS: tuple[str, ...] = ("ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks")
 TCG_LOCALES = frozenset({"en", "na", "eu", "oc", "de", "fr", "it", "sp", "pt", "fc"})
 _LOCALE_REGION = {"jp": "ocg", "kr": "kr", "ae": "ae", "sc": "sc", "tc": "tc"}
 _VIRTUAL = {"masterduel": "masterduel", "duellinks": "duellinks"}
+#: card-file keys that put a card in a video game (its rarity there)
+_GAME_KEYS = {"masterDuel": "masterduel", "duelLinks": "duellinks"}
 _DIGITS = re.compile(r"\s*([0-9]+)")  # ASCII: int() would read "١٢" as 12 too
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-@dataclass(slots=True)
-class Releases:
+@record(frozen=False, slots=True)
+class Releases(Record):
     """What one YGOJSON tree gave: first (date, set name) per passcode and region."""
 
     first: dict[int, dict[str, tuple[str, str]]] = field(default_factory=dict)
@@ -41,6 +43,8 @@ class Releases:
     unknown_cards: int = 0  # printings naming a card UUID that has no card file
     konami_ids: dict[int, int] = field(default_factory=dict)  # passcode -> YGOJSON dbID
     passcodes: set[int] = field(default_factory=set)  # every passcode a card file names
+    #: passcode -> the games its card file says it is in (``masterDuel``/``duelLinks`` keys)
+    games: dict[int, set[str]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- detection
@@ -247,6 +251,9 @@ def _read(tree: _Tree) -> Releases:
             checked_id(kid, "externalIDs.dbID", where)
             for c in codes:
                 out.konami_ids.setdefault(c, kid)
+        in_games = {game for key, game in _GAME_KEYS.items() if doc.get(key) is not None}
+        for c in codes:
+            out.games.setdefault(c, set()).update(in_games)
     out.cards = len(card_files)
     # first[card uuid][region] = (date, set name)
     first: dict[str, dict[str, tuple[str, str]]] = {}

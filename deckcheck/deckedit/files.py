@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.model import Deck
+from deckcheck.records import Record, field, record
 
 #: The file kinds deck editing knows.
 KINDS = ("ydk", "ydke", "text")
@@ -17,8 +17,8 @@ KINDS = ("ydk", "ydke", "text")
 _FORMAT_COMMENT = re.compile(r"\s*#\s*format\s*[:=]?\s*([A-Za-z0-9_.-]+)\s*$", re.IGNORECASE)
 
 
-@dataclass
-class DeckFile:
+@record(frozen=False)
+class DeckFile(Record):
     """A deck file as read for editing: its text, how it was encoded, and the parsed deck
     (text-list names resolved to passcodes)."""
 
@@ -32,9 +32,9 @@ class DeckFile:
     deck: Deck = field(default_factory=lambda: Deck(source=""))
     format_hint: str | None = None  # from a "#format tcg" header comment
     #: the bytes read: ``save`` refuses to write when the file changed since
-    original: bytes | None = field(default=None, repr=False, compare=False)
+    original: bytes | None = field(default=None, compare=False)
     #: the edit lock held from ``load`` until ``save`` (or until released / collected)
-    lock: EditLock | None = field(default=None, repr=False, compare=False)
+    lock: EditLock | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +17,13 @@ from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
 from deckcheck.formats.official import KonamiMap, Rejected
 from deckcheck.model import Banlist, Scope
+from deckcheck.records import Record, field, record
 
 __all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
 
 
-@dataclass(frozen=True, slots=True)
-class Conflict:
+@record
+class Conflict(Record):
     """The same family and date read twice with different entries."""
 
     family: str
@@ -43,8 +43,8 @@ class Conflict:
         )
 
 
-@dataclass(slots=True)
-class ImportResult:
+@record(frozen=False, slots=True)
+class ImportResult(Record):
     written: list[Path] = field(default_factory=list)  # new or changed files
     unchanged: list[Path] = field(default_factory=list)
     lists: list[Banlist] = field(default_factory=list)

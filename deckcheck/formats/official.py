@@ -13,13 +13,13 @@ import sqlite3
 import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.datafile import checked_id, shown_number
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist
+from deckcheck.records import Record, field, record
 
 __all__ = [
     "FOLDER_FAMILIES",
@@ -80,8 +80,8 @@ MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-@dataclass(slots=True)
-class OfficialList:
+@record(frozen=False, slots=True)
+class OfficialList(Record):
     """One list read from an official file, with what did not map."""
 
     banlist: Banlist
@@ -95,8 +95,8 @@ class OfficialList:
         return len(b.limits) + len(b.points) + sum(len(g.cards) for g in b.groups)
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected:
+@record
+class Rejected(Record):
     """A list not put in force because its data looks broken upstream."""
 
     family: str

@@ -23,12 +23,12 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from deckcheck import __version__, fsio, notes, paths
 from deckcheck.errors import DataError
+from deckcheck.records import Record, field, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 from deckcheck.update.sources import Component, Source
 
@@ -174,8 +174,8 @@ def _check_lflist(path: Path, comp: Component, where: str) -> None:
 # --------------------------------------------------------------------------- fetching
 
 
-@dataclass(slots=True)
-class Fetched:
+@record(frozen=False, slots=True)
+class Fetched(Record):
     """One upstream file after download (or reuse): where its checked bytes are now."""
 
     comp: Component
