@@ -22,6 +22,7 @@ KINDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"skipped \(optional file", "optional file(s) not in the source"),
         (r"kept the official list", "list(s) kept from the official source"),
         (r"cards\.json|rush\.json|skill\.json|YGOJSON", "card data mapping note(s)"),
+        (r"imported with 'db import'; applied again", "file(s) from 'db import' applied again"),
     )
 )
 _WARNING = "deckcheck: warning: "

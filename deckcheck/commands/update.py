@@ -38,7 +38,7 @@ def update(
     """Fetch current cards, names and Forbidden/Limited lists from upstream.
 
     Quiet by default: a summary of what changed and the notes counted by kind (--dry-run
-    names the files not unchanged); -v says each note and lists every file."""
+    names the new and changed files); -v says each note and lists every file."""
     from deckcheck.update import run_update
 
     with NoteTally(verbose) as tally:
@@ -58,7 +58,7 @@ def update(
         click.echo(to_json(data, 1))
     elif verbose or dry_run:
         # quiet by default: the summary says how many files changed; a dry run names the
-        # new, changed and missing ones (what it is for), -v every file
+        # new and changed ones (what it is for), -v every file (unchanged, optional missing)
         shown = data if verbose else {**data, "files": _changed(data["files"])}
         for line in files_text(shown):
             click.echo(line)
@@ -73,4 +73,4 @@ def update(
 
 
 def _changed(files: list[dict[str, object]]) -> list[dict[str, object]]:
-    return [f for f in files if f["status"] != "unchanged"]
+    return [f for f in files if f["status"] in ("new", "changed")]
