@@ -74,6 +74,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "config",
         "Show the project settings and where each came from.",
     ),
+    "serve": (  # issue 31
+        "deckcheck.commands.serve",
+        "serve",
+        "Serve deck checks and tournament submissions over HTTP.",
+    ),
 }
 
 
