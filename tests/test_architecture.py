@@ -192,3 +192,20 @@ def test_every_deckcheck_import_names_a_module_that_exists() -> None:
                 if name.startswith("deckcheck") and name not in mods:
                     missing.append(f"{mod}:{node.lineno} {name}")
     assert missing == []
+
+
+def test_the_service_is_a_top_floor_beside_the_commands() -> None:
+    # deckcheck.service (issue 31) calls the services the commands call, never the commands
+    # (nor the CLI); nothing below imports it: only `deckcheck serve` starts it.
+    graph = import_graph()
+    service = {m for m in graph if m == "deckcheck.service" or m.startswith("deckcheck.service.")}
+    assert service, "deckcheck.service is missing"
+    up = [
+        f"{m} -> {d}"
+        for m in service
+        for d in graph[m]
+        if d == "deckcheck.cli" or d.startswith("deckcheck.commands")
+    ]
+    assert up == []
+    users = {m for m, deps in graph.items() if m not in service and deps & service}
+    assert users == {"deckcheck.commands.serve"}
