@@ -2,8 +2,8 @@
 data state loaded once (card database, name index, lists), a deck checked as ``validate -o
 json`` checks it, the report of a folder of decks, the formats and the card search.
 
-An ``Engine`` belongs to one thread (``host.EngineHost``); nothing here is shared between
-threads, and a new data state gets a new ``Engine``.
+An ``Engine`` serves one call at a time (``host.EngineHost`` holds the lock), and a new data
+state gets a new ``Engine``.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class _Run:
 
 
 class Engine:
-    """The installed data as one worker process reads it: opened once, used by one thread."""
+    """The installed data as one worker process reads it: opened once, one call at a time."""
 
     def __init__(
         self,
