@@ -234,18 +234,21 @@ def _diff_groups(old: Banlist, new: Banlist) -> list[GroupChange]:
             out.append(
                 GroupChange(name, "removed", g_old.limit, None, (), tuple(sorted(g_old.cards)))
             )
-        elif g_old is not None and g_new is not None:
-            if g_old.limit != g_new.limit or g_old.cards != g_new.cards:
-                out.append(
-                    GroupChange(
-                        name,
-                        "changed",
-                        g_old.limit,
-                        g_new.limit,
-                        tuple(sorted(g_new.cards - g_old.cards)),
-                        tuple(sorted(g_old.cards - g_new.cards)),
-                    )
+        elif (
+            g_old is not None
+            and g_new is not None
+            and (g_old.limit != g_new.limit or g_old.cards != g_new.cards)
+        ):
+            out.append(
+                GroupChange(
+                    name,
+                    "changed",
+                    g_old.limit,
+                    g_new.limit,
+                    tuple(sorted(g_new.cards - g_old.cards)),
+                    tuple(sorted(g_old.cards - g_new.cards)),
                 )
+            )
     return out
 
 
@@ -386,13 +389,15 @@ def deck_impact(
     Both validations use the same event date (default: the new list's effective date), so
     the only thing that differs between them is the list.
     """
-    from deckcheck.validate import validate_deck
+    from deckcheck.engine import Engine
+    from deckcheck.validate import Target, validate_deck
 
     when = date or diff.new.effective
     counts = deck_counts(deck, cards.canonical)
     touched = [DeckCardChange(c, counts[c.card_id]) for c in diff.changes if c.card_id in counts]
-    before = validate_deck(deck, fmt, diff.old, cards, date=when)
-    after = validate_deck(deck, fmt, diff.new, cards, date=when)
+    engine = Engine(cards)
+    before = validate_deck(engine, deck, Target(fmt, diff.old, when))
+    after = validate_deck(engine, deck, Target(fmt, diff.new, when))
     seen = {_finding_key(f) for f in before.findings}
     reasons = tuple(f for f in after.findings if _finding_key(f) not in seen)
     still = {_finding_key(f) for f in after.findings}

@@ -81,7 +81,7 @@ def test_one_deck_validate_imports_no_pathlib(
     else:
         monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
         monkeypatch.setenv("DECKCHECK_CACHE", str(isolated_home / "cache"))
-    deck = str(sorted((shared_data / "decks").rglob("*.ydk"))[0])
+    deck = str(min((shared_data / "decks").rglob("*.ydk")))
     args = ("validate", "--date", "2026-06-01", deck)
     cold, cold_out, _ = _imported_by(*args)  # compiles the caches (yaml, pathlib and all)
     code, out, modules = _imported_by(*args)
@@ -131,10 +131,10 @@ _GC_PROBE = (
     "import click\n"
     "import deckcheck.batch as batch\n"
     "seen = {}\n"
-    "init, run, invoke = batch.Checker.__init__, batch.run_output, click.Command.invoke\n"
-    "def spy_init(self, *a, **k):\n"
+    "init, run, invoke = batch.plan, batch.execute, click.Command.invoke\n"
+    "def spy_init(*a, **k):\n"
     "    seen['setup'] = gc.isenabled()\n"
-    "    init(self, *a, **k)\n"
+    "    return init(*a, **k)\n"
     "def spy_run(*a, **k):\n"
     "    seen['decks'] = gc.isenabled()\n"
     "    seen['frozen'] = gc.get_freeze_count() > 0\n"
@@ -142,7 +142,7 @@ _GC_PROBE = (
     "def spy_invoke(self, ctx):\n"
     "    seen.setdefault('command', gc.isenabled())\n"
     "    return invoke(self, ctx)\n"
-    "batch.Checker.__init__, batch.run_output, click.Command.invoke = (\n"
+    "batch.plan, batch.execute, click.Command.invoke = (\n"
     "    spy_init, spy_run, spy_invoke)\n"
     "atexit.register(lambda: print(json.dumps(seen), file=sys.stderr))\n"
     "from deckcheck.cli import entry\n"

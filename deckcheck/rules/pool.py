@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
 from deckcheck.model import Card, Finding, Scope
-from deckcheck.rules._base import Context, Counted, Memo, of_card
+from deckcheck.rules._base import Context, Counted, of_card
 
 NAME = "pool"
 
@@ -73,7 +73,8 @@ def check(ctx: Context) -> Iterator[Finding]:
     # Per passcode, not per canonical card: pool, region and dates belong to a printing, and
     # a Rush card "treated as" an Advanced card is not that card's printing. What a printing
     # gets depends only on the card, the format, the list and the date: worked out once per
-    # card for a batch (``_MEMO``), then only the deck's line and count are filled in.
+    # card for a batch (the engine's memo ``pool``), then only the deck's line and count are
+    # filled in.
     counted = ctx.counted
     if counted is not None:
         yield from _check_counted(ctx, counted)
@@ -81,32 +82,34 @@ def check(ctx: Context) -> Iterator[Finding]:
     printings = ctx.printings
     if not printings:
         return
-    table = _MEMO.table(ctx)
+    table = ctx.memo("pool").table(ctx)
     get = table.get
+    bits = _pool_bits(ctx.fmt.pool)
     for cid, t in printings.items():
         card = t.card
         got = get(cid)
         if got is None or got[0] is not card:
             assert card is not None  # unknown cards are DC102, never in ctx.printings
-            got = table[cid] = (card, tuple(_judge(ctx, card, cid)))
+            got = table[cid] = (card, tuple(_judge(ctx, card, cid, bits)))
         for code, message in got[1]:
             yield of_card(code, message, t)
 
 
 def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
-    """``check`` over the engine's counts: each passcode judged once for a batch (``_FAST``:
-    the passcodes judged, and the findings of those that have any), so a deck costs two set
-    operations unless one of its cards has a finding."""
-    judged, hits = _FAST.state(ctx)
+    """``check`` over the engine's counts: each passcode judged once for a batch (memo
+    ``pool.counted``: the passcodes judged, and the findings of those that have any), so a
+    deck costs two set operations unless one of its cards has a finding."""
+    judged, hits = ctx.memo("pool.counted", _judged).state(ctx)
     copies = counted.copies
     if not copies.keys() <= judged:
         new = copies.keys() - judged
         cards = counted.cards
+        bits = _pool_bits(ctx.fmt.pool)
         for cid in new:
             card = cards[cid]
             if card is None:
                 continue  # an unknown card (DC102); never judged, it may be known later
-            got = tuple(_judge(ctx, card, cid))
+            got = tuple(_judge(ctx, card, cid, bits))
             if got:
                 hits[cid] = got
             judged.add(cid)
@@ -120,30 +123,28 @@ def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
                 yield of_card(code, message, t)
 
 
-_MEMO = Memo()
-_FAST = Memo(lambda: (set(), {}))
-_POOL_BITS: dict[frozenset[str], tuple[int, int]] = {}
+def _judged() -> tuple[set[int], dict[int, tuple[tuple[str, str], ...]]]:
+    """A fresh ``pool.counted`` state: the passcodes judged, the findings of those with any."""
+    return set(), {}
 
 
 def _pool_bits(pool: AbstractSet[str]) -> tuple[int, int]:
-    """(scope bits of the pool, its OCG/TCG bits) as plain ints, once per pool (IntFlag
-    operators are slow)."""
-    pool = pool if isinstance(pool, frozenset) else frozenset(pool)
-    got = _POOL_BITS.get(pool)
-    if got is None:
-        scopes = Scope(0)
-        for name in pool:
-            scopes |= Scope.__members__.get(name.upper(), Scope(0))
-        got = _POOL_BITS[pool] = (int(scopes), int(scopes & REGION_BITS))
-    return got
+    """(scope bits of the pool, its OCG/TCG bits) as plain ints (IntFlag operators are slow)."""
+    scopes = Scope(0)
+    for name in pool:
+        scopes |= Scope.__members__.get(name.upper(), Scope(0))
+    return int(scopes), int(scopes & REGION_BITS)
 
 
-def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[tuple[str, str]]:
+def _judge(
+    ctx: Context, card: Card, passcode: int, bits: tuple[int, int]
+) -> Iterator[tuple[str, str]]:
     """(code, message) of each pool finding for one printing (named like the ``Tally.label``
-    of the printing: the card's name and the passcode as the deck has it)."""
+    of the printing: the card's name and the passcode as the deck has it); ``bits``: the
+    format's ``_pool_bits``."""
     fmt, bl = ctx.fmt, ctx.banlist
     label = f"{card.name} ({passcode})"
-    pool_bits, region_bits = _pool_bits(fmt.pool)
+    pool_bits, region_bits = bits
     scopes = int(card.scopes)  # plain ints: IntFlag operators are slow
     if bl is not None and bl.mode == "whitelist" and card.id in bl.limits:
         # A whitelist naming this very passcode admits it whatever its scope: the GOAT
@@ -174,14 +175,18 @@ def _judge(ctx: Context, card: Card, passcode: int) -> Iterator[tuple[str, str]]
         where = REGION_NAMES.get(region or "", (region or "").upper())
         yield (
             "DC502",
-            f"{label}: released in {where} on {released.isoformat()}, after the event date "
-            f"{ctx.date.isoformat()}",
+            (
+                f"{label}: released in {where} on {released.isoformat()}, after the event date "
+                f"{ctx.date.isoformat()}"
+            ),
         )
     elif fmt.release_cutoff is not None:
         released = release_date(card, fmt.release_region)
         if released is not None and released > fmt.release_cutoff:
             yield (
                 "DC502",
-                f"{label}: released on {released.isoformat()}, after the {fmt.name} card pool "
-                f"cut-off {fmt.release_cutoff.isoformat()}",
+                (
+                    f"{label}: released on {released.isoformat()}, after the {fmt.name} card pool "
+                    f"cut-off {fmt.release_cutoff.isoformat()}"
+                ),
             )

@@ -7,10 +7,11 @@ import datetime as dt
 
 import pytest
 
+from deckcheck.engine import Engine
 from deckcheck.formats import get_format
 from deckcheck.model import Card, Deck, DeckEntry, Scope
 from deckcheck.rules.pool import release_date
-from deckcheck.validate import validate_deck
+from deckcheck.validate import Target, validate_deck
 from tests.rules.test_rules import CARDS, CardStub, load_cards
 
 D = dt.date.fromisoformat
@@ -31,7 +32,7 @@ def deck(extra: int = 0, side: int = 0) -> Deck:
 
 def codes(fmt_id: str, day: str, d: Deck, cards: CardStub = CARDS) -> list[str]:
     fmt = get_format(fmt_id)
-    rep = validate_deck(d, fmt, None, cards, date=D(day))
+    rep = validate_deck(Engine(cards), d, Target(fmt, None, D(day)))
     return [f.code for f in rep.findings if f.severity == "error"]
 
 
@@ -133,14 +134,18 @@ def test_dc502_names_the_game_and_its_release_date(
     d = Deck(source="x.ydk")
     d.main = [DeckEntry("main", c, i + 1) for i, c in enumerate(fillers[: size - 1])]
     d.main.append(DeckEntry("main", GAME_CARD, size))
-    rep = validate_deck(d, get_format(fmt), None, cards, date=D(day) - dt.timedelta(days=1))
+    rep = validate_deck(
+        Engine(cards), d, Target(get_format(fmt), None, D(day) - dt.timedelta(days=1))
+    )
     found = [f for f in rep.findings if f.code == "DC502"]
     assert [f.message for f in found] == [
-        f"Game Card ({GAME_CARD}): released in {game} on {day}, after the event date "
-        f"{(D(day) - dt.timedelta(days=1)).isoformat()}"
+        (
+            f"Game Card ({GAME_CARD}): released in {game} on {day}, after the event date "
+            f"{(D(day) - dt.timedelta(days=1)).isoformat()}"
+        )
     ]
-    rep = validate_deck(d, get_format(fmt), None, cards, date=D(day))
+    rep = validate_deck(Engine(cards), d, Target(get_format(fmt), None, D(day)))
     assert not [f for f in rep.findings if f.severity == "error"], rep.findings
     # no date for the game in the data: not judged by date (the TCG date does not stand in)
-    rep = validate_deck(d, get_format(fmt), None, game_cards(), date=D("2015-01-01"))
+    rep = validate_deck(Engine(game_cards()), d, Target(get_format(fmt), None, D("2015-01-01")))
     assert not [f for f in rep.findings if f.code == "DC502"]
