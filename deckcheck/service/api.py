@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from deckcheck import __version__, dates
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.model import Deck
-from deckcheck.service.checking import Checked, Engine, ParamError
+from deckcheck.service.checking import Checked, Checks, ParamError
 from deckcheck.service.errors import BadParameter, BadRequest, Unavailable, Unreadable, describe
 from deckcheck.service.host import BUSY, EngineHost
 from deckcheck.service.models import (
@@ -81,14 +81,14 @@ def engine_errors(exc: DeckcheckError) -> Exception:
     return Unavailable(str(exc))
 
 
-def _check(engine: Engine, *args: Any) -> Checked:
+def _check(engine: Checks, *args: Any) -> Checked:
     try:
         return engine.check(*args)
     except DeckcheckError as exc:
         raise engine_errors(exc) from None
 
 
-def _check_passcodes(engine: Engine, data: bytes | str, *args: Any) -> Checked | Deck:
+def _check_passcodes(engine: Checks, data: bytes | str, *args: Any) -> Checked | Deck:
     """A deck of passcodes checked (the inline path); a deck with names to look up is
     handed back read, for the engine's thread."""
     try:
@@ -174,7 +174,7 @@ async def check(request: Request, host: HostDep) -> Response:
         date = req.date or date
         banlist = req.banlist or banlist
         lang = req.lang or lang
-    if not (data.strip() if isinstance(data, str) else data.strip()):
+    if not data.strip():
         raise Unreadable("the body is empty: send the deck (.ydk text, ydke:// or a list)")
     args = (format_id or None, parse_day(date), banlist or None, parse_lang(lang))
     got = host.now(_check_passcodes, data, *args)
@@ -213,7 +213,7 @@ async def cards(
     return JSONResponse(got)
 
 
-def _search(engine: Engine, *args: Any) -> dict[str, Any]:
+def _search(engine: Checks, *args: Any) -> dict[str, Any]:
     try:
         return engine.cards(*args)
     except DeckcheckError as exc:
@@ -223,7 +223,7 @@ def _search(engine: Engine, *args: Any) -> dict[str, Any]:
 @router.get("/v1/formats", response_model=list[FormatInfo], summary="The formats")
 async def formats(host: HostDep, date: DateQuery = None) -> JSONResponse:
     """``deckcheck formats -o json``: every format, its sizes and the list in force."""
-    got = await host.call(Engine.formats, parse_day(date))
+    got = await host.call(Checks.formats, parse_day(date))
     return JSONResponse(got)
 
 
@@ -231,7 +231,7 @@ async def formats(host: HostDep, date: DateQuery = None) -> JSONResponse:
 async def health(host: HostDep) -> dict[str, Any]:
     """The worker is up; which card data and lists it serves (they change when ``deckcheck
     update`` installs new data: the service picks it up without a restart)."""
-    data = await host.call(Engine.health)
+    data = await host.call(Checks.health)
     return {
         "status": "ok",
         "version": __version__,

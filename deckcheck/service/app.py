@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException
 from deckcheck import __version__
 from deckcheck.decks.source import Limits
 from deckcheck.service import api, submit
-from deckcheck.service.checking import Engine
+from deckcheck.service.checking import Checks
 from deckcheck.service.errors import (
     STATUS_CODES,
     ServiceError,
@@ -42,13 +42,13 @@ Every error is JSON: `{"status": 422, "error": "bad-parameter", "message": "…"
 """
 
 
-def engine_factory(settings: Settings) -> Callable[[], Engine]:
+def engine_factory(settings: Settings) -> Callable[[], Checks]:
     """How the worker builds its engine (again whenever the installed data changes)."""
     limits = Limits(settings.max_body, settings.max_lines)
     date = settings.event_date()
 
-    def make() -> Engine:
-        return Engine(event_format=settings.format_id, event_date=date, limits=limits)
+    def make() -> Checks:
+        return Checks(event_format=settings.format_id, event_date=date, limits=limits)
 
     return make
 

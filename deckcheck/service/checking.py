@@ -1,9 +1,11 @@
-"""Every call the service makes into the validation engine, in this one module: one installed
-data state loaded once (card database, name index, lists), a deck checked as ``validate -o
-json`` checks it, the report of a folder of decks, the formats and the card search.
+"""Every call the service makes into the validation engine, in this one module: one
+``deckcheck.engine.Engine`` over one installed data state (card database, name index,
+lists), a deck checked as ``validate -o json`` checks it (``engine.check``, its entry
+``engine.deck_entry``), the report of a folder of decks (``batch.execute``, as ``validate``
+writes it), the formats and the card search.
 
-An ``Engine`` serves one call at a time (``host.EngineHost`` holds the lock), and a new data
-state gets a new ``Engine``.
+A ``Checks`` serves one call at a time (``host.EngineHost`` holds the lock), and a new data
+state gets a new ``Checks`` (and so a new engine: two engines share nothing learnt).
 """
 
 from __future__ import annotations
@@ -17,18 +19,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from deckcheck import decks, paths
-from deckcheck.batch import Checker, Job, Output, Request, Run, run_output
 from deckcheck.decks.source import Limits
+from deckcheck.engine import Engine
 from deckcheck.errors import DeckcheckError
-from deckcheck.inputs import DeckLoader
-from deckcheck.model import Banlist, Deck, Format
+from deckcheck.model import Deck
 from deckcheck.records import Record, record
-from deckcheck.report import DeckReport, Waivers
+from deckcheck.report import DeckReport
+from deckcheck.runners import Worker
 
 #: how a deck sent in a request is named in its report ("input"), as ``-`` is "<stdin>"
 SOURCE = "<request>"
-#: the (format, date, list, language) combinations whose checkers an engine keeps
+#: the (format, date, list, language) combinations whose targets a ``Checks`` keeps
 KEEP_RUNS = 32
+#: ``json.dumps(obj, ensure_ascii=False)`` without building an encoder per answer
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 class ParamError(DeckcheckError):
@@ -38,7 +42,7 @@ class ParamError(DeckcheckError):
 @record
 class Checked(Record):
     """One deck's verdict: the report, and its JSON entry as ``validate -o json`` writes it
-    plus the format, list and date it was checked against."""
+    (``Engine.deck_entry``: its format and list) plus the date it was checked on."""
 
     report: DeckReport
     entry: str
@@ -61,58 +65,23 @@ def state_key(home: str | None = None) -> tuple[str | None, tuple[int, int, int]
     return link, db
 
 
-class _Checker(Checker):
-    """The batch engine's ``Checker`` over the engine's database and loader (one connection,
-    one card cache per data state, whatever the format and date of a request)."""
+def _plan(
+    engine: Engine, format_id: str, day: dt.date, items: Sequence[str] = (), **options: Any
+) -> Any:
+    """The ``validate`` request (in this process: ``--jobs 1``) for a format, date and list
+    (a ParamError when one of them names nothing): what each deck is checked against."""
+    from deckcheck.batch import plan
 
-    def __init__(self, job: Job, db: Any, loader: DeckLoader):
-        self.job = job
-        self.db = db
-        self.loader = loader
-        self._formats = {}
-
-    def read(self, item: Any) -> Any:
-        # a request's deck is read before it gets here (an unreadable body is a 400, not
-        # a DC101 report); the report's items are files, read as ``validate`` reads them
-        return item if isinstance(item, Deck) else super().read(item)
+    try:
+        got = plan(items, items, format_id=format_id, date=day, jobs=1, engine=engine, **options)
+        return got[0]
+    except DeckcheckError as exc:
+        raise ParamError(exc.message, where=exc.where) from None
 
 
-class _Run:
-    """A format, date, list and language made ready: the job and meta ``validate`` builds
-    for them, a checker, and the JSON of each (format, list) a deck's entry names."""
-
-    def __init__(self, run: Run, job: Job, checker: _Checker):
-        self.job = job
-        self.meta = run.meta(False)
-        self.checker = checker
-        self._tails: dict[tuple[str, str | None, str | None], str] = {}
-
-    def tail(self, fmt: Format, banlist: Banlist | None, date: dt.date) -> str:
-        """``, "format": …, "banlist": …, "date": …}``: what closes a deck's entry."""
-        key = (fmt.id, banlist.name if banlist else None, date.isoformat())
-        got = self._tails.get(key)
-        if got is None:
-            lst = (
-                {
-                    "name": banlist.name,
-                    "effective": banlist.effective.isoformat(),
-                    "source": banlist.source or None,
-                    "date_exact": banlist.date_exact,
-                }
-                if banlist is not None
-                else None
-            )
-            fmt_json = {"id": fmt.id, "name": fmt.name}
-            got = (
-                f', "format": {json.dumps(fmt_json, ensure_ascii=False)}, '
-                f'"banlist": {json.dumps(lst, ensure_ascii=False)}, "date": "{key[2]}"}}'
-            )
-            self._tails[key] = got
-        return got
-
-
-class Engine:
-    """The installed data as one worker process reads it: opened once, one call at a time."""
+class Checks:
+    """The installed data as one worker process reads it, through one engine: opened once,
+    one call at a time."""
 
     def __init__(
         self,
@@ -121,18 +90,18 @@ class Engine:
         event_date: dt.date | None = None,
         limits: Limits | None = None,
     ):
-        from deckcheck.carddb import open_db
-
         self.home = paths.data_home_folder()
         self.key = state_key(self.home)
         self.state = paths.state_folder()  # resolved (and held) now, for the engine's life
         self.event_format = event_format
         self.event_date = event_date
         self.limits = limits or Limits(256 * 1024, 1000)
-        self.db = open_db()
-        self.loader = DeckLoader(self.db)
-        self.index = self.loader.index()  # text lists and card search: loaded now, not later
-        self._runs: OrderedDict[tuple[Any, ...], _Run] = OrderedDict()
+        self.engine = engine = Engine.open()
+        self.db: Any = engine.cards  # opened now, not at the first request
+        self.index = engine.loader.index()  # text lists and card search: loaded now too
+        #: (format, date, list, language) -> the ``runners.Worker`` that picks a deck's
+        #: target as ``validate`` does (its "#format" line when no format was asked)
+        self._runs: OrderedDict[tuple[Any, ...], Worker] = OrderedDict()
         self._formats: dict[dt.date, list[dict[str, Any]]] = {}
         self._lists: dict[str, dict[str, str]] | None = None
         self.run_for(None, None, None)  # the event's format and list: fail now, not later
@@ -152,10 +121,10 @@ class Engine:
         date: dt.date | None,
         banlist_ref: str | None,
         lang: str | None = None,
-    ) -> _Run:
-        """The run for a request's format (None: the event's, and a deck's own ``#format``
-        line is honoured, as ``validate`` does without ``--format``), date, list and
-        language; ParamError when one names nothing."""
+    ) -> Worker:
+        """What a request's decks are checked with: its format (None: the event's, and a
+        deck's own ``#format`` line is honoured, as ``validate`` does without
+        ``--format``), date, list and language; ParamError when one names nothing."""
         day = date or self.event_date or dt.date.today()
         key = (format_id, day, banlist_ref, lang)
         got = self._runs.get(key)
@@ -164,24 +133,27 @@ class Engine:
             return got
         if banlist_ref is not None:
             _refuse_files(banlist_ref)
-        try:
-            run = Run(Request((), format_id or self.event_format, banlist_ref, day, lang=lang))
-        except DeckcheckError as exc:
-            raise ParamError(exc.message, where=exc.where) from None
-        run.checker.db.close()  # the run's own connection: the engine's is shared
-        job = run.job.replace(deck_formats=format_id is None, banlist_ref=banlist_ref)
-        got = _Run(run, job, _Checker(job, self.db, self.loader))
-        self._runs[key] = got
+        request = _plan(
+            self.engine,
+            format_id or self.event_format,
+            day,
+            banlist_ref=banlist_ref,
+            lang=lang,
+            deck_formats=format_id is None,
+        )
+        # the notes of "#format" lines are kept (and dropped): a request has no stderr
+        got = self._runs[key] = Worker(request, self.engine, keep_notes=True)
         if len(self._runs) > KEEP_RUNS:
             self._runs.popitem(last=False)
         return got
 
     def read(self, data: bytes | str) -> Deck:
-        """The deck a request sends (``.ydk`` text, a ``ydke://`` link or a text list);
-        InputError when it cannot be read at all."""
+        """The deck a request sends (``.ydk`` text, a ``ydke://`` link or a text list),
+        not yet resolved; InputError when it cannot be read at all."""
+        ints = self.engine.ints
         if isinstance(data, str):
-            return decks.read_string(data, SOURCE, self.limits)
-        return decks.read_bytes(data, SOURCE, self.limits)
+            return decks.read_string(data, SOURCE, self.limits, ints=ints)
+        return decks.read_bytes(data, SOURCE, self.limits, ints=ints)
 
     def needs_names(self, deck: Deck) -> bool:
         """Whether checking ``deck`` looks names up (a text list): the slow part of a check."""
@@ -197,30 +169,41 @@ class Engine:
         banlist_ref: str | None = None,
         lang: str | None = None,
     ) -> Checked:
-        """One deck checked as ``validate -o json`` checks it."""
+        """One deck checked as ``validate -o json`` checks it: ``Engine.check`` against the
+        request's target (or the deck's own "#format" line's), ``Engine.deck_entry``."""
         run = self.run_for(format_id, date, banlist_ref, lang)
-        deck = data if isinstance(data, Deck) else self.read(data)
-        fmt, banlist = run.checker.format_for(deck)  # the deck's own #format line, if used
-        report = run.checker(deck)  # type: ignore[arg-type]  # (read: see _Checker)
-        return Checked(report, _entry(report, run.tail(fmt, banlist, run.job.date)))
+        engine = self.engine
+        deck = engine.resolve(data if isinstance(data, Deck) else self.read(data))
+        target = run.target_for(deck)
+        if run.kept:
+            run.kept.clear()
+        report = engine.check(deck, target)
+        entry = engine.deck_entry(report)
+        entry["date"] = target.date.isoformat()
+        return Checked(report, _dumps(entry))
 
     def report(self, kind: str, items: Sequence[str], format_id: str | None = None) -> str:
         """The ``validate -o KIND`` output (html, csv) of the decks in ``items`` against the
         event's format and date (``--format`` given: a deck's ``#format`` line is not
-        used), as the command writes it."""
-        run = self.run_for(format_id or self.event_format, None, None)
+        used), as the command writes it (``batch.execute`` in this process)."""
+        from deckcheck.batch import execute
+        from deckcheck.request import Output
+
+        request = _plan(
+            self.engine,
+            format_id or self.event_format,
+            self.event_date or dt.date.today(),
+            tuple(items),
+            output=Output(kind),
+        )
         out, err = io.StringIO(), io.StringIO()
-        spec = Output(kind, run.meta, Waivers())
-        renderer = spec.renderer(out, err)
-        renderer.start(run.meta)
-        tally = run_output(list(items), run.job, 1, spec, renderer, checker=run.checker)
-        renderer.finish(tally.summary)
+        execute(request, self.engine, out, err)
         return out.getvalue()
 
     def event(self) -> tuple[str, str]:
         """The event's format name and date (today's, when the service has none)."""
-        meta = self.run_for(self.event_format, None, None).meta
-        return meta.format_name, meta.date
+        target = self.run_for(self.event_format, None, None).request.target
+        return target.fmt.name, target.date.isoformat()
 
     # ------------------------------------------------------------------ the rest
 
@@ -253,10 +236,8 @@ class Engine:
         """What data this engine serves: the state, the card database, the newest list of
         each family."""
         if self._lists is None:
-            from deckcheck.formats.catalog import ListStore
-
             lists: dict[str, dict[str, str]] = {}
-            store = ListStore.default()
+            store = self.engine.lists
             for family in store.families():
                 newest = store.in_force(family, dt.date.max)
                 if newest is not None:
@@ -273,14 +254,6 @@ class Engine:
             },
             "lists": self._lists,
         }
-
-
-def _entry(report: DeckReport, tail: str) -> str:
-    """The deck's ``validate -o json`` entry with the format, list and date it was checked
-    against (``tail``)."""
-    from deckcheck.render.json import deck_text
-
-    return deck_text(report, None)[:-1] + tail
 
 
 def _refuse_files(ref: str) -> None:
@@ -301,7 +274,9 @@ def _refuse_files(ref: str) -> None:
 def probe(event_format: str, event_date: dt.date | None) -> None:
     """What a worker needs is there (the database opens, the event's format has its list):
     DataError or InputError otherwise, before any worker starts."""
-    Run(Request((), event_format, None, event_date or dt.date.today())).checker.db.close()
+    engine = Engine.open()
+    engine.target(event_format, event_date or dt.date.today())
+    engine.cards.close()  # type: ignore[attr-defined]
 
 
-__all__ = ["Checked", "Engine", "ParamError", "SOURCE", "probe", "state_key"]
+__all__ = ["SOURCE", "Checked", "Checks", "ParamError", "probe", "state_key"]

@@ -6,7 +6,7 @@ never a stack trace.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 from starlette.exceptions import HTTPException
 
@@ -18,7 +18,7 @@ class ServiceError(HTTPException):
     status = 500
     code = "internal"
     #: headers the answer carries (``connection: close``: the rest of the body was not read)
-    sends: dict[str, str] = {}
+    sends: ClassVar[dict[str, str]] = {}
 
     def __init__(self, message: str, *, status: int | None = None, code: str | None = None):
         if status is not None:
@@ -45,7 +45,7 @@ class BadRequest(ServiceError):
 
 class Unauthorized(ServiceError):
     status, code = 401, "unauthorized"
-    sends = {"www-authenticate": 'Bearer realm="deckcheck"'}
+    sends: ClassVar[dict[str, str]] = {"www-authenticate": 'Bearer realm="deckcheck"'}
 
 
 class NotFound(ServiceError):
@@ -54,12 +54,12 @@ class NotFound(ServiceError):
 
 class SlowBody(ServiceError):
     status, code = 408, "timeout"
-    sends = {"connection": "close"}
+    sends: ClassVar[dict[str, str]] = {"connection": "close"}
 
 
 class TooLarge(ServiceError):
     status, code = 413, "too-large"
-    sends = {"connection": "close"}
+    sends: ClassVar[dict[str, str]] = {"connection": "close"}
 
 
 class BadParameter(ServiceError):
@@ -68,7 +68,7 @@ class BadParameter(ServiceError):
 
 class Busy(ServiceError):
     status, code = 503, "busy"
-    sends = {"retry-after": "1"}
+    sends: ClassVar[dict[str, str]] = {"retry-after": "1"}
 
 
 class TimedOut(ServiceError):
@@ -109,11 +109,11 @@ def describe(errors: Any) -> str:
 
 
 __all__ = [
+    "STATUS_CODES",
     "BadParameter",
     "BadRequest",
     "Busy",
     "NotFound",
-    "STATUS_CODES",
     "ServiceError",
     "SlowBody",
     "TimedOut",

@@ -7,7 +7,7 @@ the engine is free: a ``.ydk`` or ``ydke://`` check, bounded by the deck limits 
 millisecond); through a thread and back it costs twice as much (measured in process: 0.58
 ms a check through ``call``, 0.25 ms inline), and the threads then contend for the GIL.
 
-Before each call the host looks at the installed data (``Engine.current``: two system
+Before each call the host looks at the installed data (``Checks.current``: two system
 calls); when ``deckcheck update`` has switched the ``current`` link, that call builds an
 engine over the new state and drops the old one. A call sees one engine from start to end
 (the lock), so a request sees the old data or the new, never a mix.
@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from deckcheck import paths
-from deckcheck.service.checking import Engine
+from deckcheck.service.checking import Checks
 from deckcheck.service.errors import Busy, TimedOut
 
 T = TypeVar("T")
@@ -37,11 +37,11 @@ class EngineHost:
     once (503 beyond), each within a time cap (503 when it runs over)."""
 
     def __init__(
-        self, factory: Callable[[], Engine], *, max_pending: int = 64, timeout: float = 10.0
+        self, factory: Callable[[], Checks], *, max_pending: int = 64, timeout: float = 10.0
     ):
         self._factory = factory
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="deckcheck-engine")
-        self._engine: Engine | None = None
+        self._engine: Checks | None = None
         self._lock = threading.Lock()  # one call at a time, on the thread or the loop
         self.max_pending = max_pending
         self.timeout = timeout  # a call's time cap unless it names its own
@@ -86,7 +86,7 @@ class EngineHost:
         with self._lock:
             return fn(self._current(), *args)
 
-    def _current(self) -> Engine:
+    def _current(self) -> Checks:
         engine = self._engine
         if engine is not None and engine.current():
             return engine

@@ -189,13 +189,13 @@ REPORT_ERRORS: dict[int | str, dict[str, object]] = {
 }
 
 __all__ = [
+    "ERRORS",
+    "REPORT_ERRORS",
     "CardsResult",
     "CheckRequest",
     "CheckResult",
-    "ERRORS",
     "ErrorBody",
     "FormatInfo",
     "Health",
-    "REPORT_ERRORS",
     "Submitted",
 ]

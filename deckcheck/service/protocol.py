@@ -59,4 +59,4 @@ class GuardedProtocol(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
             self.transport.close()
 
 
-__all__ = ["DEFAULT_HEAD_TIMEOUT", "GuardedProtocol", "HEAD_TIMEOUT"]
+__all__ = ["DEFAULT_HEAD_TIMEOUT", "HEAD_TIMEOUT", "GuardedProtocol"]

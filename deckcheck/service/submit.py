@@ -15,7 +15,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from deckcheck.errors import DeckcheckError
 from deckcheck.service.api import HostDep, SettingsDep, engine_errors
-from deckcheck.service.checking import Engine
+from deckcheck.service.checking import Checks
 from deckcheck.service.errors import BadParameter, NotFound, Unauthorized
 from deckcheck.service.models import ERRORS, REPORT_ERRORS, Submitted
 from deckcheck.service.pages import Pages
@@ -67,12 +67,12 @@ async def submit_page(
 ) -> HTMLResponse:
     """A page where a player uploads a deck with a name (works without JavaScript)."""
     del store  # only there to answer 404 when submissions are off
-    fmt, date = await host.call(Engine.event)
+    fmt, date = await host.call(Checks.event)
     return HTMLResponse(pages.submit(fmt, date, settings.max_body))
 
 
 def _submit(
-    engine: Engine, store: Submissions, player: str, data: bytes, upload: str
+    engine: Checks, store: Submissions, player: str, data: bytes, upload: str
 ) -> tuple[str, dict[str, Any]]:
     try:
         stored = prepare(player, data, upload, engine.limits)
@@ -114,7 +114,7 @@ async def submit(
     return JSONResponse({"id": sid, "player": name, "file": file, "check": check}, status_code=201)
 
 
-def _report(engine: Engine, store: Submissions, kind: str) -> str:
+def _report(engine: Checks, store: Submissions, kind: str) -> str:
     try:
         return engine.report(kind, store.items())
     except DeckcheckError as exc:

@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tests.service._serve import DM6, multipart, request, serving  # noqa: E402
+from tests.service._serve import DM6, multipart, request, serving
 
 DECK = (DM6 / "illegal.ydk").read_bytes()
 

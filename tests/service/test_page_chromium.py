@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tests import chromium  # noqa: E402
-from tests.service._serve import DM6, Server, serving  # noqa: E402
+from tests import chromium
+from tests.service._serve import DM6, Server, serving
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from deckcheck.cli import main  # noqa: E402
-from tests.service.conftest import make_client  # noqa: E402
+from deckcheck.cli import main
+from tests.service.conftest import make_client
 
 pytestmark = pytest.mark.realdata
 DATE = "2026-06-01"
@@ -36,8 +36,7 @@ def test_every_real_deck_as_validate_json(
             resp = c.post("/v1/check", content=Path(deck["input"]).read_bytes())
             assert resp.status_code == 200, (deck["input"], resp.text)
             got: dict[str, Any] = resp.json()
-            for key in ("format", "banlist", "date"):
-                assert got.pop(key) == report[key]
+            assert got.pop("date") == report["date"]
             deck = {k: v for k, v in deck.items() if k not in ("input", "player")}
             got.pop("player", None)
             assert got.pop("input") == "<request>"

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tests.service._serve import (  # noqa: E402
+from tests.service._serve import (
     DM6,
     TOKEN,
     Server,
@@ -132,7 +132,7 @@ def test_a_trickled_body_is_cut_off_with_408(server: Server) -> None:
             if got:
                 break
         got += read_all(sock)
-    status, headers, body = split_response(got)
+    status, _headers, body = split_response(got)
     assert status == 408 and json.loads(body)["error"] == "timeout"
     assert time.monotonic() - t < 4
 
@@ -188,6 +188,7 @@ def test_without_the_extra_it_says_which_to_install(tmp_path: Path) -> None:
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1
@@ -210,6 +211,7 @@ def test_a_bad_start_is_one_line(tmp_path: Path, service_home: Path) -> None:
             capture_output=True,
             text=True,
             timeout=60,
+            check=False,
         )
         assert done.returncode == 2, (args, done.stderr)
         assert says in done.stderr and "Traceback" not in done.stderr, done.stderr

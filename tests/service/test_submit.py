@@ -15,12 +15,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from deckcheck.cli import main  # noqa: E402
-from deckcheck.service.models import Submitted  # noqa: E402
-from tests.chromium import external_refs  # noqa: E402
-from tests.service._serve import DM6, TOKEN  # noqa: E402
-from tests.service.conftest import make_client  # noqa: E402
-from tests.service.test_api import error  # noqa: E402
+from deckcheck.cli import main
+from deckcheck.service.models import Submitted
+from tests.chromium import external_refs
+from tests.service._serve import DM6, TOKEN
+from tests.service.conftest import make_client
+from tests.service.test_api import error
 
 DATE = "2026-06-01"
 ILLEGAL = (DM6 / "illegal.ydk").read_bytes()

@@ -14,9 +14,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tests.conftest import FIXTURES  # noqa: E402
-from tests.service._serve import env_for  # noqa: E402
-from tests.service.conftest import make_client  # noqa: E402
+from tests.conftest import FIXTURES
+from tests.service._serve import env_for
+from tests.service.conftest import make_client
 
 SPEED = FIXTURES / "lflist" / "speed.lflist.conf"
 DECK = b"#main\n55144522\n55144522\n"  # Pot of Greed twice: Unlimited (3) on the first list
