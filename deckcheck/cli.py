@@ -98,6 +98,12 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
         "Show the project settings and where each came from.",
         RESUMED,
     ),
+    "serve": (  # issue 31
+        "deckcheck.commands.serve",
+        "serve",
+        "Serve deck checks and tournament submissions over HTTP.",
+        RESUMED,  # a long-running server: the collector runs as usual
+    ),
 }
 
 

@@ -210,3 +210,20 @@ def test_one_record_mechanism_no_dataclasses() -> None:
             if "dataclasses" in names:
                 offenders.append(f"{mod}:{node.lineno}")
     assert offenders == []
+
+
+def test_the_service_is_a_top_floor_beside_the_commands() -> None:
+    # deckcheck.service (issue 31) calls the services the commands call, never the commands
+    # (nor the CLI); nothing below imports it: only `deckcheck serve` starts it.
+    graph = import_graph()
+    service = {m for m in graph if m == "deckcheck.service" or m.startswith("deckcheck.service.")}
+    assert service, "deckcheck.service is missing"
+    up = [
+        f"{m} -> {d}"
+        for m in service
+        for d in graph[m]
+        if d == "deckcheck.cli" or d.startswith("deckcheck.commands")
+    ]
+    assert up == []
+    users = {m for m, deps in graph.items() if m not in service and deps & service}
+    assert users == {"deckcheck.commands.serve"}
