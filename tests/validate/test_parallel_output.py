@@ -68,18 +68,8 @@ def both(*args: str) -> tuple[Any, Any]:
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o) or "plain")
 @pytest.mark.parametrize("kind", KINDS)
 def test_pool_writes_what_one_process_writes(folder: Path, kind: str, options: list[str]) -> None:
-    one, two = both(
-        "--format",
-        "dm6",
-        "--date",
-        "2026-06-01",
-        "-o",
-        kind,
-        "--include",
-        "*.txt",
-        *options,
-        str(folder),
-    )
+    dm6 = ["--format", "dm6", "--date", "2026-06-01"]
+    one, two = both(*dm6, "-o", kind, "--include", "*.txt", *options, str(folder))
     assert "152 decks checked" in one[2]
     assert one == two
 

@@ -21,25 +21,8 @@ from deckcheck.model import Card, Deck, DeckEntry, Finding, Format, Group, Scope
 from deckcheck.report import DeckReport, Waivers
 from deckcheck.rules._base import Context
 from deckcheck.validate import Learnt, Target, _tally, composition, validate_deck
-from tests.carddb.test_carddb_import import make_cdb
 
 REPO = Path(__file__).parent.parent.parent
-MONSTER, FUSION, SPELL, SKILL = 0x11, 0x41, 0x2, 0x8000000
-
-
-@pytest.fixture
-def small_db(tmp_path: Path) -> Path:
-    rows = [(100 + i, 3, 0, MONSTER, f"Card {i}") for i in range(40)]
-    rows += [
-        (500, 3, 100, MONSTER, "Card 0"),
-        (501, 1, 0, FUSION, "A Fusion"),
-        (502, 3, 0, SPELL, "A Spell"),
-        (503, 3, 0, SKILL, "A Skill"),
-    ]
-    from deckcheck.carddb import importer
-
-    importer.import_files([make_cdb(tmp_path / "c.cdb", rows)], db_path=tmp_path / "db.sqlite3")
-    return tmp_path / "db.sqlite3"
 
 
 def test_records_are_frozen_equal_hashable_and_pickle() -> None:
