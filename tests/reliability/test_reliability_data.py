@@ -434,7 +434,7 @@ def test_killed_updates_leave_old_or_new_and_no_litter(tmp_path: Path, isolated_
     for lf in (new / "ProjectIgnis" / "LFLists").glob("*.conf"):
         lf.write_text(lf.read_text().replace("2026.01", "2026.03"))
     conn = sqlite3.connect(new / "ProjectIgnis" / "BabelCDB" / "cards.cdb")
-    conn.execute("INSERT INTO datas VALUES (99999002, 3, 0, 2, 0, 0, 0, 0, 0)")
+    conn.execute("INSERT INTO datas VALUES (99999002, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0)")
     conn.execute("INSERT INTO texts VALUES (99999002, 'New Card', '')")
     conn.commit()
     conn.close()

@@ -51,7 +51,7 @@ def two_mirrors(tmp_path: Path) -> tuple[Path, Path]:
     for lf in (new / "ProjectIgnis" / "LFLists").glob("*.conf"):
         lf.write_text(lf.read_text().replace("55144522 0", "55144522 1"))
     conn = sqlite3.connect(new / "ProjectIgnis" / "BabelCDB" / "cards.cdb")
-    conn.execute(f"INSERT INTO datas VALUES ({NEW_CARD}, 3, 0, 2, 0, 0, 0, 0, 0)")
+    conn.execute(f"INSERT INTO datas VALUES ({NEW_CARD}, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0)")
     conn.execute(f"INSERT INTO texts VALUES ({NEW_CARD}, 'New Card', '')")
     conn.commit()
     conn.close()
