@@ -8,7 +8,9 @@ and its peer (the commands take turns, so a load spike hits both), and the goal 
 
 * P1: ``deckcheck validate one.ydk`` (full database, list in force, caches warm) and
   ``deckcheck --help`` against ``benchmarks/peer_click.py`` (a bare click CLI reading the same
-  file) with the same interpreter. deckcheck is started as its console script does
+  file) with the same interpreter; ``pathlib_ratio``: the one-deck run with ``pathlib``
+  imported first against the plain one (what ``deckcheck.paths``' string folders save).
+  deckcheck is started as its console script does
   (``from deckcheck.cli import entry; entry()``), the peer as a script file.
 * P2: per-deck cost = wall(5,130 decks) - wall(513 decks) of ``validate --output json
   --jobs 1`` against the same difference for ``../shared/tools/refcheck.py`` (run as it is:
@@ -50,6 +52,7 @@ DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
 #: ``-P``: no working folder on sys.path, as for a console script; without it, run from
 #: another checkout, ``python -c`` would import that checkout's deckcheck, not this one's.
 DECKCHECK = ["-P", "-c", "from deckcheck.cli import entry; entry()"]
+PATHLIB = ["-P", "-c", "import pathlib; from deckcheck.cli import entry; entry()"]
 
 
 def env_for(home: Path) -> dict[str, str]:
@@ -105,6 +108,8 @@ def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
     py = sys.executable
     cmds = {
         "validate": [py, *DECKCHECK, "validate", "--date", DATE, deck],
+        # the same with pathlib imported first: what paths.py's string folders save P1
+        "validate_pathlib": [py, *PATHLIB, "validate", "--date", DATE, deck],
         "peer_validate": [py, str(HERE / "peer_click.py"), "validate", deck],
         "help": [py, *DECKCHECK, "--help"],
         "peer_help": [py, str(HERE / "peer_click.py"), "--help"],
@@ -115,6 +120,7 @@ def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
     return {
         "ms": {k: round(v * 1000, 1) for k, v in med.items()},
         "validate_ratio": ratio(med["validate"], med["peer_validate"]),
+        "pathlib_ratio": ratio(med["validate_pathlib"], med["validate"]),
         "help_ratio": ratio(med["help"], med["peer_help"]),
         "goal": "validate <= 1.25, help <= 1.1",
     }
