@@ -8,21 +8,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Finding
 from deckcheck.rules._base import Context
 
 NAME = "listdate"
 #: how many days around an approximate effective date make the list in force uncertain
 NEAR_DAYS = 7
-
-
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return banlist is None or banlist.date_exact or abs((date - banlist.effective).days) > NEAR_DAYS
 
 
 def check(ctx: Context) -> Iterator[Finding]:
