@@ -77,10 +77,11 @@ def _tree_rss_kib(root: int) -> tuple[int, int]:
     while todo:
         pid = todo.pop()
         try:
-            for line in open(f"/proc/{pid}/status"):
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-                    break
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
             count += 1
             for tid in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{tid}/children") as fh:

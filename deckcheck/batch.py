@@ -170,9 +170,11 @@ def _write_file(request: Request, engine: Engine, path: str, summary_to: IO[str]
     from deckcheck import fsio
 
     try:
-        with fsio.replacing(path) as tmp:
-            with open(tmp, "w", encoding="utf-8", errors="backslashreplace", newline="") as fh:
-                tally = _write(request, engine, fh, summary_to)
+        with (
+            fsio.replacing(path) as tmp,
+            open(tmp, "w", encoding="utf-8", errors="backslashreplace", newline="") as fh,
+        ):
+            tally = _write(request, engine, fh, summary_to)
     except OSError as exc:
         raise InputError(f"cannot write the report: {exc.strerror or exc}", where=path) from None
     return tally

@@ -212,7 +212,7 @@ class Discovery:
                 yield item
 
 
-def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:  # noqa: ARG001
+def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         return None

@@ -234,18 +234,21 @@ def _diff_groups(old: Banlist, new: Banlist) -> list[GroupChange]:
             out.append(
                 GroupChange(name, "removed", g_old.limit, None, (), tuple(sorted(g_old.cards)))
             )
-        elif g_old is not None and g_new is not None:
-            if g_old.limit != g_new.limit or g_old.cards != g_new.cards:
-                out.append(
-                    GroupChange(
-                        name,
-                        "changed",
-                        g_old.limit,
-                        g_new.limit,
-                        tuple(sorted(g_new.cards - g_old.cards)),
-                        tuple(sorted(g_old.cards - g_new.cards)),
-                    )
+        elif (
+            g_old is not None
+            and g_new is not None
+            and (g_old.limit != g_new.limit or g_old.cards != g_new.cards)
+        ):
+            out.append(
+                GroupChange(
+                    name,
+                    "changed",
+                    g_old.limit,
+                    g_new.limit,
+                    tuple(sorted(g_new.cards - g_old.cards)),
+                    tuple(sorted(g_old.cards - g_new.cards)),
                 )
+            )
     return out
 
 

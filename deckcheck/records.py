@@ -39,7 +39,7 @@ def record(cls: type[_R]) -> type[_R]:
     default, if any; ``field(default_factory=dict)`` for a fresh one per record), as in a
     dataclass. ``dataclasses.replace`` does not apply: use ``obj.replace(**changes)``.
     """
-    names = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
+    names = tuple(n for n in cls.__annotations__ if not n.startswith("_"))  # its own (3.10+)
     defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
     cls._fields = names  # type: ignore[attr-defined]
     cls._defaults = defaults  # type: ignore[attr-defined]
@@ -76,7 +76,7 @@ def record(cls: type[_R]) -> type[_R]:
         + "\n ".join(body)
         + f"\n {post}\n"
     )
-    exec(src, env)  # noqa: S102 - the source is built from the class's own field names
+    exec(src, env)
     init = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc,method-assign]
@@ -96,7 +96,7 @@ class Record:
     def replace(self: _R, **changes: Any) -> _R:
         """A copy with some fields changed (``dataclasses.replace`` for records)."""
         d = self.__dict__  # type: ignore[attr-defined]
-        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore
+        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore[attr-defined]
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass

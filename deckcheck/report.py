@@ -8,14 +8,14 @@ from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import Finding, Record, record
 
 __all__ = [
+    "EXIT_ERROR",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
     "DeckReport",
-    "Summary",
     "RunTally",
+    "Summary",
     "Waivers",
     "exit_code",
-    "EXIT_OK",
-    "EXIT_ILLEGAL",
-    "EXIT_ERROR",
 ]
 
 

@@ -310,7 +310,7 @@ def _plan(items: Iterable[Item], jobs: int | str) -> tuple[Iterator[Item] | list
             known = len(items)
         else:  # look ahead far enough to know whether a pool pays
             head = list(itertools.islice(it, AUTO_MIN_DECKS))
-            known = len(head) if len(head) < AUTO_MIN_DECKS else AUTO_MIN_DECKS
+            known = min(AUTO_MIN_DECKS, len(head))
         workers = plan_workers(jobs, known if known < AUTO_MIN_DECKS else None)
         if workers > 1 and known < 2 * workers:
             workers = 1  # one or two decks: nothing to share out

@@ -396,10 +396,7 @@ def _check(
 
 def _legal(findings: list[Finding]) -> bool:
     """No finding is an error."""
-    for f in findings:
-        if f.severity == "error":
-            return False
-    return True
+    return all(f.severity != "error" for f in findings)
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------

@@ -81,7 +81,7 @@ def test_one_deck_validate_imports_no_pathlib(
     else:
         monkeypatch.setenv("DECKCHECK_HOME", str(real_home_dir))
         monkeypatch.setenv("DECKCHECK_CACHE", str(isolated_home / "cache"))
-    deck = str(sorted((shared_data / "decks").rglob("*.ydk"))[0])
+    deck = str(min((shared_data / "decks").rglob("*.ydk")))
     args = ("validate", "--date", "2026-06-01", deck)
     cold, cold_out, _ = _imported_by(*args)  # compiles the caches (yaml, pathlib and all)
     code, out, modules = _imported_by(*args)

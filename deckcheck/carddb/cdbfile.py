@@ -138,7 +138,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
                 "(expected tables datas and texts)",
                 where=where,
             )
-        if "texts" in needed and not _TEXTS_COLUMNS <= columns(conn, "texts"):
+        if "texts" in needed and not columns(conn, "texts") >= _TEXTS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table texts lacks column(s) "
                 f"{', '.join(sorted(_TEXTS_COLUMNS - columns(conn, 'texts')))}",
@@ -147,7 +147,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
         if file_lang:
             return Plan(path, "names", file_lang, None, False)
         have = columns(conn, "datas")
-        if not _DATAS_COLUMNS <= have:
+        if not have >= _DATAS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table datas lacks column(s) "
                 f"{', '.join(sorted(_DATAS_COLUMNS - have))}",

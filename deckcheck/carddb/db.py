@@ -165,7 +165,7 @@ class CardDB:
         try:
             return dict(zip(want, map(cards.__getitem__, want), strict=True))  # C loops
         except KeyError:  # an id SQLite cannot bind: get() as for the others
-            return {i: cards[i] if i in cards else self.get(i) for i in want}  # type: ignore
+            return {i: cards[i] if i in cards else self.get(i) for i in want}
 
     def prefetch(self, card_ids: Iterable[int | None]) -> None:
         """``get_many`` without its answer: the cards not cached yet are read (one query per

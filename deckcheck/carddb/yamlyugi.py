@@ -34,7 +34,7 @@ _NAME_KEYS: dict[str, tuple[str, str]] = {
     "zh-TW": ("zh-TW", "name"),
     "zh-CN": ("zh-CN", "name"),
 }
-_RUBY = re.compile(r"<ruby>(.*?)<rt>(.*?)</rt></ruby>", re.S)
+_RUBY = re.compile(r"<ruby>(.*?)<rt>(.*?)</rt></ruby>", re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
 

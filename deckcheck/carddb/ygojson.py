@@ -59,7 +59,7 @@ class _Tree:
         except (zipfile.BadZipFile, OSError) as exc:
             raise InputError(f"unreadable zip file: {exc}", where=str(path)) from None
         metas = [n for n in self.zip.namelist() if n.endswith("meta.json") and n.count("/") <= 1]
-        metas = [n for n in metas if n in ("meta.json",) or n.split("/")[-1] == "meta.json"]
+        metas = [n for n in metas if n == "meta.json" or n.split("/")[-1] == "meta.json"]
         if metas:
             self.prefix = min(metas, key=len)[: -len("meta.json")]
 

@@ -62,11 +62,10 @@ def date_format_options(f: Any) -> Any:
         metavar="YYYY-MM-DD",
         help="Date the list in force is taken for (default: today).",
     )(f)
-    f = click.option(
+    return click.option(
         "-f",
         "--format",
         "format_id",
         metavar="ID",
         help="Format (default: the deck's '#format' line, else tcg).",
     )(f)
-    return f

@@ -267,9 +267,13 @@ class YdkEditor(LineEditor):
         """True when the file names its cards in "# Name" lines (``build``, ``convert --names``)."""
         lines = self.df.lines
         for e in self.df.deck.entries()[:8]:
-            if e.line and e.line >= 2 and e.card_id is not None:
-                if self._name_comment(lines[e.line - 2], e.card_id):
-                    return True
+            if (
+                e.line
+                and e.line >= 2
+                and e.card_id is not None
+                and self._name_comment(lines[e.line - 2], e.card_id)
+            ):
+                return True
         return False
 
     def _card_on(self, i: int) -> int | None:

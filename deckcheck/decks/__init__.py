@@ -16,7 +16,7 @@ from deckcheck.decks.source import DEFAULT_LIMITS, Limits, decode, read_path_byt
 from deckcheck.errors import InputError
 from deckcheck.model import Deck
 
-__all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sniff", "ydke"]
+__all__ = ["Limits", "read_bytes", "read_path", "read_stdin", "read_string", "sniff", "ydke"]
 
 # A passcode line for sniffing: digits alone, or a 5+ digit passcode and a comment after it.
 # "3 Pot of Greed" is a decklist line, not a passcode line.
@@ -94,8 +94,7 @@ def read_string(
     check_text_size(text, source, limits)
     if "\x00" in text:
         raise InputError("binary input: contains NUL characters", where=source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     return _parse(text, source, limits, kind, ints)
 
 

@@ -192,7 +192,7 @@ def parse_lines_general(lines: list[str], source: str) -> Deck:
             deck.findings.append(unreadable(section, no, raw, "passcode too large"))
             continue
         head = s[0]
-        if head == "#" or head == "!":
+        if head in {"#", "!"}:
             sec = marker(s)
             if sec is not None:
                 section = sec

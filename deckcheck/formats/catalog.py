@@ -507,7 +507,7 @@ def load_list_file(
     else:
         lf = lists[0]
     got = lflist.date_of(lf.name)
-    effective, exact = got if got else (date or dt.date.today(), False)
+    effective, exact = got or (date or dt.date.today(), False)
     family = lflist.family_of(lf.name, path) or "custom"
     b = lflist.to_banlist(
         lf, family=family, effective=effective, date_exact=exact, source=str(path), path=str(path)

@@ -36,7 +36,7 @@ def read_devdb(path: Path, names: NameMap) -> list[OfficialList]:
         types = dict(conn.execute("SELECT id, name FROM RestrictionType").fetchall())
         for prefix, fam in _DL_TABLES.items():
             rows = conn.execute(
-                f"SELECT b.date, c.name, r.typeId FROM {prefix}Restriction r "  # noqa: S608
+                f"SELECT b.date, c.name, r.typeId FROM {prefix}Restriction r "
                 f"JOIN {prefix}Banlist b ON b.id = r.banlistId "
                 f"JOIN {prefix}Card c ON c.id = r.cardId ORDER BY b.date, r.rowid"
             ).fetchall()

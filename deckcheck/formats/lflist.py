@@ -66,8 +66,7 @@ _ENTRY_RE = re.compile(r"^(\d+)\s+(-?\d+)(?!\d)(.*)$")
 
 def parse(text: str, source: str = "<string>") -> list[LfList]:
     """Every list of an lflist.conf text, in file order. Bad lines raise InputError."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lists: list[LfList] = []
     cur: LfList | None = None
     group: str | None = None

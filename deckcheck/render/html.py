@@ -122,8 +122,9 @@ class HtmlRenderer(Renderer):
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
-        self._rows = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
-        self._decks = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
+        # kept open until finish() writes the page (which closes them)
+        self._rows = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._decks = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")  # noqa: SIM115
         self._n = 0
 
     def deck(self, report: DeckReport) -> None:

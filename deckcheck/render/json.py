@@ -75,8 +75,10 @@ def finding_json(f: Finding, heads: Heads | None = None) -> str:
     head = heads.get(key) if heads is not None else None
     if head is None:
         head = (
-            f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
-            f'"severity": {_v(f.severity)}, "message": ',
+            (
+                f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
+                f'"severity": {_v(f.severity)}, "message": '
+            ),
             f', "section": {_v(f.section)}, "line": ',
         )
         if heads is not None and len(heads) < 4096 and all(type(x) in _PLAIN for x in key):

@@ -175,14 +175,18 @@ def _judge(
         where = REGION_NAMES.get(region or "", (region or "").upper())
         yield (
             "DC502",
-            f"{label}: released in {where} on {released.isoformat()}, after the event date "
-            f"{ctx.date.isoformat()}",
+            (
+                f"{label}: released in {where} on {released.isoformat()}, after the event date "
+                f"{ctx.date.isoformat()}"
+            ),
         )
     elif fmt.release_cutoff is not None:
         released = release_date(card, fmt.release_region)
         if released is not None and released > fmt.release_cutoff:
             yield (
                 "DC502",
-                f"{label}: released on {released.isoformat()}, after the {fmt.name} card pool "
-                f"cut-off {fmt.release_cutoff.isoformat()}",
+                (
+                    f"{label}: released on {released.isoformat()}, after the {fmt.name} card pool "
+                    f"cut-off {fmt.release_cutoff.isoformat()}"
+                ),
             )

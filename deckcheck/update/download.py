@@ -36,11 +36,11 @@ TIMEOUT = 30.0  # seconds per connect/read
 #: dripping a byte at a time never trips the socket timeout), and no file takes more than
 #: FILE_SECONDS in all its attempts: a stalled update ends within a minute, nothing changed.
 #: The environment overrides them (tests use small values).
-STALL_BYTES = int(os.environ.get("DECKCHECK_UPDATE_STALL_BYTES", 16 * 1024))
-STALL_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_STALL_SECONDS", 20))
-FILE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_FILE_SECONDS", 60))
+STALL_BYTES = int(os.environ.get("DECKCHECK_UPDATE_STALL_BYTES", "16384"))
+STALL_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_STALL_SECONDS", "20"))
+FILE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_FILE_SECONDS", "60"))
 #: The whole download phase of one update (every file), however fast each file is.
-UPDATE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_SECONDS", 1800))
+UPDATE_SECONDS = float(os.environ.get("DECKCHECK_UPDATE_SECONDS", "1800"))
 RETRIES = 3  # attempts after the first for transient failures
 BACKOFF = 1.0  # first delay; doubles per attempt (1, 2, 4 s)
 _CHUNK = 1 << 16

@@ -91,7 +91,7 @@ def test_get_many_reads_a_deck_in_one_query_and_caches_unknown_ids(real_home_dir
     assert db.get(99999999999) is None and db.get(14558127) is got[14558127]
     assert db.get_many(ids) == got and len(seen) == 1  # all cached now: no query
     # more ids than one query binds: split, same answers
-    big = list(range(10_000_000, 10_002_000)) + [14558127]
+    big = [*list(range(10000000, 10002000)), 14558127]
     fresh = open_db(real_home_dir / "cards.sqlite3")
     assert fresh.get_many(big) == {i: db.get(i) for i in big}
 
@@ -115,7 +115,7 @@ def test_the_checker_reads_a_decks_cards_in_one_query(
     target = Target(fmt, None, dt.date(2026, 6, 1))
     engine = Engine.open(str(real_home_dir / "cards.sqlite3"))
     seen = _card_queries(engine.cards)
-    deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
+    deck = min((shared_data / "decks").rglob("*.ydk"))
     report = engine.check_item(str(deck), target)
     assert report.input == str(deck)
     assert len(seen) == 1, seen  # not one query per card

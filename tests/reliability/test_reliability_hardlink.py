@@ -46,6 +46,7 @@ def killed_edit(deck: Path) -> int:
         env=_env(),
         capture_output=True,
         timeout=120,
+        check=False,
     )
     return p.returncode
 

@@ -46,9 +46,9 @@ def _deck(
 
 def sample_reports() -> list[DeckReport]:
     fill = [i for i in FILLERS[:13] for _ in range(3)]
-    legal = _deck("decks/legal.ydk", fill + [102], (200, 201))
+    legal = _deck("decks/legal.ydk", [*fill, 102], (200, 201))
     illegal = _deck(
-        "decks/odd, name: 100%.ydk", fill[:36] + [23434538, 23434539, 200, 700], (102,), (100,)
+        "decks/odd, name: 100%.ydk", [*fill[:36], 23434538, 23434539, 200, 700], (102,), (100,)
     )
     illegal.findings.append(
         Finding("DC101", "unreadable-line", "error", "cannot read line: 'abc'", "main", 3)

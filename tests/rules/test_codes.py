@@ -50,7 +50,7 @@ def test_every_module_in_rules_is_registered_in_the_rules_dict() -> None:
     assert files == set(RULES)
     for name, module in RULES.items():
         assert module.__name__ == f"deckcheck.rules.{name}"
-        assert module.NAME == name
+        assert name == module.NAME
 
 
 def test_every_code_is_owned_by_exactly_one_registered_module() -> None:
@@ -241,7 +241,7 @@ def _findings_of_every_producer() -> dict[str, list[Finding]]:
         "text reader": text.findings,
         "name resolver": [f for f in resolved.findings if f not in text.findings],
         "check_ids": check_ids(
-            Deck(source="x.ydk", main=[DeckEntry("main", 5, 1)]), SimpleNamespace(get=dict().get)
+            Deck(source="x.ydk", main=[DeckEntry("main", 5, 1)]), SimpleNamespace(get={}.get)
         ),
         "unreadable": list(
             unreadable("x.ydk", "cannot read the deck", Target(FMT, None, DATE)).findings

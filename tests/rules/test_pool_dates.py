@@ -139,8 +139,10 @@ def test_dc502_names_the_game_and_its_release_date(
     )
     found = [f for f in rep.findings if f.code == "DC502"]
     assert [f.message for f in found] == [
-        f"Game Card ({GAME_CARD}): released in {game} on {day}, after the event date "
-        f"{(D(day) - dt.timedelta(days=1)).isoformat()}"
+        (
+            f"Game Card ({GAME_CARD}): released in {game} on {day}, after the event date "
+            f"{(D(day) - dt.timedelta(days=1)).isoformat()}"
+        )
     ]
     rep = validate_deck(Engine(cards), d, Target(get_format(fmt), None, D(day)))
     assert not [f for f in rep.findings if f.severity == "error"], rep.findings

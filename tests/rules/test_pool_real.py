@@ -55,7 +55,7 @@ def errors(rep: dict) -> set[tuple[str, int | None]]:
 def goat(shared_data: Path) -> dict[str, object]:
     """The GOAT list as EDOPro's file says (passcode -> count), the entries' cards, filler."""
     text = (shared_data / GOAT_LIST).read_text(encoding="utf-8")
-    limits = {int(m[1]): int(m[2]) for m in re.finditer(r"^(\d+) (-?\d+)", text, re.M)}
+    limits = {int(m[1]): int(m[2]) for m in re.finditer(r"^(\d+) (-?\d+)", text, re.MULTILINE)}
     con = sqlite3.connect(f"file:{shared_data / 'cards' / 'cards.cdb'}?mode=ro", uri=True)
     try:
         rows = {

@@ -89,7 +89,7 @@ def make_list(spec: dict[str, Any] | None) -> Banlist | None:
         return None
     limits = {int(k): v for k, v in (spec.get("limits") or {}).items()}
     if spec.get("mode") == "whitelist":
-        limits.update({i: 3 for i in FILLERS})
+        limits.update(dict.fromkeys(FILLERS, 3))
     return Banlist(
         name="2026.05 TEST",
         family="test",

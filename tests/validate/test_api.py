@@ -14,7 +14,7 @@ DOC = REPO / "docs" / "API.md"
 
 
 def example_code() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
     assert len(blocks) >= 2, "API.md lost its signature or its example"
     return blocks[-1]
 

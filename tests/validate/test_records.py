@@ -65,11 +65,11 @@ def test_init_stores_every_field(cls: type[Any]) -> None:
         assert all(obj.__dict__[n] is v for n, v in zip(cls._fields, values, strict=True))
         assert obj._astuple() == tuple(values)
     required = [n for n in cls._fields if n not in cls._defaults]
-    bare = cls(**{n: 1 for n in required})
+    bare = cls(**dict.fromkeys(required, 1))
     for n, want in cls._defaults.items():
         got = bare.__dict__[n]
         if isinstance(want, _Factory):
-            assert got == want.make() and got is not cls(**{n: 1 for n in required}).__dict__[n]
+            assert got == want.make() and got is not cls(**dict.fromkeys(required, 1)).__dict__[n]
         else:
             assert type(got) is type(want) and got == want, n
     assert pickle.loads(pickle.dumps(bare)) == bare

@@ -174,7 +174,7 @@ def test_limits_on_artworks_find_the_same_on_both_tallies(
     small_db: Path,  # noqa: F811
     ids: list[int],
     limits: dict[int, int],
-    as_limited: bool,  # noqa: F811
+    as_limited: bool,
 ) -> None:
     """The list's limits for decks holding a card by its artwork, its original, both, or as
     an unknown passcode, against lists naming either printing (the limits rule's own path
