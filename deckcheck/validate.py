@@ -75,6 +75,11 @@ class Target(Record):
     points_cap: int | None = None
     lang: str | None = None
     upcoming: Banlist | None = None
+    #: what the run knows of the format's video game (``rules.pool.GamePool``, DC504/DC502;
+    #: None: the cards' own data) and the newest installed list of the format's family
+    #: (DC602; None: a list was named, or none)
+    game: Any = None
+    newest: Banlist | None = None
 
 
 class EngineLike(Protocol):
@@ -369,6 +374,9 @@ def _check(
     fmt_at = learnt.format_at(fmt, date)
     points_cap = target.points_cap
     ctx = Context(deck, fmt_at, banlist, date, points_cap, learnt.memos)
+    ctx.game = target.game
+    if banlist is target.banlist:  # not for the check against the next announced list
+        ctx.newest = target.newest
     comp = _tally(ctx, engine.cards, names, learnt)
     findings = list(deck.findings)
     for name, module, owned in learnt.rules:
