@@ -166,8 +166,8 @@ class Engine:
         deck = self.loader.resolve(deck)
         prefetch = getattr(self.cards, "prefetch", None)
         if prefetch is not None and deck.packed() is None:
-            # one query for the deck's cards (the rules' ``get`` then finds them cached); a
-            # packed deck's are read by the tally (``get_many``), one query too
+            # one query for the deck's cards, not one per card (the rules' ``get`` then finds
+            # them cached); a packed deck's are read by the tally (``get_many``), one query too
             prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
         return deck
 

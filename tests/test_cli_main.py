@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck import cli
+from tests.builders import run_process
 
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -30,13 +31,7 @@ HEAVY = ("yaml", "pydantic", "rapidfuzz")
 
 
 def _imported_by(*args: str) -> tuple[int, str, set[str]]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_process([sys.executable, "-c", _PROBE, *args], timeout=120)
     code, modules = json.loads(proc.stderr.strip().splitlines()[-1])
     return code, proc.stdout, set(modules)
 
@@ -153,13 +148,7 @@ _GC_PROBE = (
 
 
 def _gc_seen(*args: str) -> tuple[int, dict[str, bool]]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _GC_PROBE, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_process([sys.executable, "-c", _GC_PROBE, *args], timeout=120)
     return proc.returncode, json.loads(proc.stderr.strip().splitlines()[-1])
 
 
@@ -202,14 +191,7 @@ def _console(*args: str, plain: bool) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
     if plain:
         env["DECKCHECK_PLAIN_START"] = "1"
-    return subprocess.run(
-        [sys.executable, "-c", _CONSOLE, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
-    )
+    return run_process([sys.executable, "-c", _CONSOLE, *args], timeout=120, env=env)
 
 
 @pytest.mark.parametrize(

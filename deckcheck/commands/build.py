@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deckcheck.commands.options import lang_callback, names_option, out_option
+from deckcheck.commands.options import lang_option, names_option, out_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line
 
 
@@ -31,12 +31,9 @@ ambiguous (candidates on stderr; no file written), 2 usage or input error.""",
 @click.argument("list_file", metavar="LIST.txt")
 @out_option(metavar="DECK.ydk")
 @names_option(True, "Add a '# Card Name' comment line before each card (default: on).")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
+@lang_option(
+    short=False,
     metavar="L",
-    callback=lang_callback,
     help="Language of the names in the .ydk comments and in messages (en, ja, zh-CN, ko …; "
     "BCP 47 tags such as ja-JP too).",
 )

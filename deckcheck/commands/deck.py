@@ -25,7 +25,7 @@ from deckcheck.commands.deck_common import (
 from deckcheck.commands.deck_common import (
     open_session as _session,
 )
-from deckcheck.commands.options import lang_callback
+from deckcheck.commands.options import lang_callback, lang_option, output_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.render.common import one_line  # names never split an output line
 
@@ -130,23 +130,9 @@ Examples:
   deckcheck deck show my.ydk --output json""",
 )
 @click.argument("path", metavar="DECK")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of names.",
-)
+@lang_option(short=False, metavar="L", help="Language of names.")
 @_common
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@output_option(help="Output kind.")
 def show(path: str, lang: str, format_id: str | None, date_text: str | None, output: str) -> int:
     """Show DECK grouped by card kind, with its legality in the format."""
     from deckcheck import deckedit
@@ -419,23 +405,9 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
     help="A card or a group of cards; may be repeated.",
 )
 @click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of names.",
-)
+@lang_option(short=False, metavar="L", help="Language of names.")
 @_common
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@output_option(help="Output kind.")
 def stats(
     path: str,
     hand: int,

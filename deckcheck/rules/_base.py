@@ -349,8 +349,9 @@ class Context:
 
 class Memo:
     """One rule's per-card answers for one (format, list, date): what a batch would otherwise
-    work out again for every deck that holds the card. An engine owns its memos
-    (``Context.memo``), so two engines share none. An answer is stored with the ``Card``
+    work out again for every deck that holds the card (46% of a batch's per-deck cost,
+    docs/ARCHITECTURE.md, performance paths). An engine owns its memos (``Context.memo``), so
+    two engines share none. An answer is stored with the ``Card``
     it was worked out for and is only used for that very object (``table[id] = (card,
     answer)``; compare with ``is``), so a card source that answers differently gets fresh
     work. Formats, lists and cards are immutable records.

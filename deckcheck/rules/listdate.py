@@ -27,13 +27,6 @@ NAME = "listdate"
 NEAR_DAYS = 7
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return (
-        banlist is None or banlist.date_exact or abs((date - banlist.effective).days) > NEAR_DAYS
-    ) and stale_days(fmt, banlist, date) is None
-
-
 def stale_days(fmt: Format, newest: Banlist | None, date: dt.date) -> int | None:
     """Days the event date is past ``newest`` (the family's newest installed list) when that
     is more than the format's ``stale_after``; None when the list is not stale."""

@@ -11,8 +11,8 @@
   list takes effect. Only the next list is compared, and only when no list was named with
   ``--banlist``. The deck's verdict (exit code) does not change, except under ``--strict``.
 
-The comparison needs the next list, so the batch engine runs it after the deck is judged
-(``compare``); ``check`` yields nothing.
+The comparison needs the next list, so the engine runs it after the deck is judged
+(``compare``, from ``validate.validate_deck``); ``check`` yields nothing.
 """
 
 from __future__ import annotations
@@ -22,18 +22,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Banlist, Finding
 from deckcheck.report import DeckReport
 from deckcheck.rules._base import Context
 
 NAME = "upcoming"
 #: codes of the list rules: what a new list can change
 _LIST_CODES = frozenset({"DC402", "DC403", "DC404", "DC405", "DC406", "DC407"})
-
-
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """Always: ``check`` yields nothing (the engine skips it; ``compare`` does the work)."""
-    return True
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.builders import run_process
 from tests.ci.support import REPO, build_mirror, clean_env, illegal_deck, legal_deck, serve
 
 pytestmark = pytest.mark.slow
@@ -103,15 +104,7 @@ def test_gitlab_block_script_writes_junit(tmp_path: Path, mirror: str) -> None:
     env["DECKCHECK_SOURCE"] = mirror  # the runner's network: our loopback mirror
     # The install line needs the hosted repository: the shim stands for what it installs.
     body = "\n".join(script[1:]) + "\n"
-    proc = subprocess.run(
-        ["bash", "-eo", "pipefail", "-c", body],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_process(["bash", "-eo", "pipefail", "-c", body], cwd=project, env=env, timeout=300)
     assert proc.returncode == 1, proc.stderr  # bob's deck is illegal: the job fails
     assert (project / ".deckcheck-data" / "cards.sqlite3").is_file()  # the cached folder
     root = ET.parse(project / "deckcheck.xml").getroot()
@@ -140,15 +133,7 @@ def test_shell_loop_block_runs(tmp_path: Path, mirror: str) -> None:
     subprocess.run(
         ["deckcheck", "update", "--source", mirror], env=env, check=True, capture_output=True
     )
-    proc = subprocess.run(
-        ["bash", "-c", block("shell")],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_process(["bash", "-c", block("shell")], cwd=project, env=env, timeout=300)
     assert proc.returncode == 1, proc.stderr
     # --only-illegal: only the failing decks are reported, each with its findings
     assert "decks/bob.ydk: illegal" in proc.stdout and "alice" not in proc.stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.lookup.test_lookup_warm import _cdb
+from tests.builders import child_env, numbered_cards, run_process, write_cdb
 
 REPO = Path(__file__).resolve().parent.parent.parent
 DROP_WRITE_CAPS = [
@@ -36,16 +36,8 @@ def _prefix() -> list[str]:
 def _run(
     *argv: str, prefix: list[str] | None = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    full = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    full.update(env)
-    return subprocess.run(
-        [*(prefix or []), sys.executable, "-m", "deckcheck", *argv],
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    cmd = [*(prefix or []), sys.executable, "-m", "deckcheck", *argv]
+    return run_process(cmd, env=child_env(**env), timeout=120)
 
 
 def _read_only(root: Path) -> None:
@@ -61,7 +53,8 @@ def _writable(root: Path) -> None:
 @pytest.fixture
 def ro_home(tmp_path: Path) -> Iterator[Path]:
     home = tmp_path / "home"
-    r = _run("db", "import", str(_cdb(tmp_path / "cards.cdb", 60)), DECKCHECK_HOME=str(home))
+    cards = write_cdb(tmp_path / "cards.cdb", numbered_cards(60, "Warm Card"))
+    r = _run("db", "import", str(cards), DECKCHECK_HOME=str(home))
     assert r.returncode == 0, r.stderr
     assert list((home / "cache").glob("lookup-*.pickle"))  # built by the import
     _read_only(home)

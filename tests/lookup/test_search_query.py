@@ -1,7 +1,6 @@
 """The card search language: parsing and its errors (no data), and evaluation against the
 real card database, with the expected sets computed straight from the cards table."""
 
-# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 import datetime as dt
@@ -16,7 +15,6 @@ from click.testing import CliRunner
 from deckcheck import search
 from deckcheck.cli import cli, main
 from deckcheck.search.query import And, Not, Or, QueryError, Term, is_query, parse
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 SYNCHRO, MONSTER, TRAP, LINK, XYZ, PENDULUM = 0x2000, 0x1, 0x4, 0x4000000, 0x800000, 0x1000000
 DARK = 0x20

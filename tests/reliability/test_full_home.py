@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from tests.builders import MONSTER_ROW, write_cdb
 from tests.reliability.test_reliability_data import lflist_text
 from tests.reliability.test_reliability_errors import one_error, remount_ro, run, tmpfs
 
@@ -65,20 +65,7 @@ def test_copying_the_lists_onto_a_full_disk_is_one_short_line(
 
 
 def _cdb(path: Path, rows: dict[int, str]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-        "setcode INTEGER, type INTEGER, atk INTEGER, def INTEGER, level INTEGER, "
-        "race INTEGER, attribute INTEGER, category INTEGER)"
-    )
-    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-    for cid, name in rows.items():
-        conn.execute("INSERT INTO datas VALUES (?, 3, 0, 0, 17, 0, 0, 4, 1, 1, 0)", (cid,))
-        conn.execute("INSERT INTO texts VALUES (?, ?, '')", (cid, name))
-    conn.commit()
-    conn.close()
-    return path
+    return write_cdb(path, rows, kind=MONSTER_ROW)
 
 
 def _tiny_mirror(root: Path) -> Path:

@@ -264,7 +264,7 @@ _FIXTURE_OFFICIAL = Path(__file__).resolve().parent.parent / "fixtures" / "offic
 @pytest.fixture(scope="module")
 def cards_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A scratch card database of the tiny cdb of the official-data tests (built once)."""
-    from tests.carddb.test_official_cards import tiny_cdb
+    from tests.builders import tiny_cdb
 
     work = tmp_path_factory.mktemp("official-fuzz")
     db = work / "cards.sqlite3"

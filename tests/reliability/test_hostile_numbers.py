@@ -15,8 +15,9 @@ import pytest
 
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ERROR
-from tests.carddb.test_official_cards import OFF, tiny_home  # noqa: F401 (fixture)
+from tests.conftest import FIXTURES
 
+OFF = FIXTURES / "official"
 HUGE = 2**64
 NUMBERS = [HUGE, 10**30, 2**63, -1, -(2**70)]
 
@@ -50,7 +51,7 @@ def test_yaml_yugi_numbers_out_of_range(
     kind: str,
     key: str,
     value: int,
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -60,14 +61,14 @@ def test_yaml_yugi_numbers_out_of_range(
     records[0][key] = value
     bad = tmp_path / f"{kind}.json"
     bad.write_text(json.dumps(records), encoding="utf-8")
-    before = _sha(tiny_home)
+    before = _sha(tiny_card_db)
     line = _refused(capsys, ["db", "import", str(bad)], f"{bad}: [0].{key}: ", "is not an id")
     assert "(0 to 4294967295)" in line
-    assert _sha(tiny_home) == before
+    assert _sha(tiny_card_db) == before
 
 
 def test_a_number_of_5000_digits_is_one_short_line(
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -102,7 +103,7 @@ def test_ygojson_numbers_out_of_range(
     where: str,
     value: Any,
     message: str,
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -114,9 +115,9 @@ def test_ygojson_numbers_out_of_range(
     else:
         doc["externalIDs"]["dbID"] = value
     card.write_text(json.dumps(doc), encoding="utf-8")
-    before = _sha(tiny_home)
+    before = _sha(tiny_card_db)
     _refused(capsys, ["db", "import", str(tree)], f"{card}: ", message)
-    assert _sha(tiny_home) == before
+    assert _sha(tiny_card_db) == before
 
 
 def _konami_ids_known(tmp_path: Path) -> None:
@@ -152,7 +153,7 @@ def _vector(tmp_path: Path, regulation: dict[str, Any], folder: str = "tcg") -> 
 def test_limit_regulation_numbers_out_of_range(
     regulation: dict[str, Any],
     message: str,
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -163,7 +164,7 @@ def test_limit_regulation_numbers_out_of_range(
 
 
 def test_limit_regulation_name_list_count_out_of_range(
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -208,7 +209,7 @@ def test_duel_links_devdb_hostile_values(
     date: Any,
     name: Any,
     message: str,
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -232,7 +233,7 @@ def test_yaml_list_ids_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_ygojson_negative_db_id_means_none(
-    tiny_home: Path,  # noqa: F811
+    tiny_card_db: Path,
     tmp_path: Path,
 ) -> None:
     # the real YGOJSON writes dbID -7 (and 70 more) for cards Konami's database lacks

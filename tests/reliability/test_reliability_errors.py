@@ -16,6 +16,7 @@ import pytest
 
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ERROR, EXIT_OK
+from tests.builders import run_process
 from tests.conftest import FIXTURES
 
 TINY = FIXTURES / "hostile" / "tiny.lflist.conf"
@@ -217,12 +218,7 @@ def test_corrupt_database_advice_works(
 @contextlib.contextmanager
 def tmpfs(where: Path, size: str) -> Iterator[Path]:
     where.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    r = run_process(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)])
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip() or r.returncode}")
     try:
@@ -232,9 +228,7 @@ def tmpfs(where: Path, size: str) -> Iterator[Path]:
 
 
 def remount_ro(where: Path) -> None:
-    r = subprocess.run(
-        ["mount", "-o", "remount,ro", str(where)], capture_output=True, text=True, check=False
-    )
+    r = run_process(["mount", "-o", "remount,ro", str(where)])
     if r.returncode != 0:
         pytest.skip(f"cannot remount the tmpfs read-only: {r.stderr.strip()}")
 

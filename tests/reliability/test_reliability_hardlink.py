@@ -7,14 +7,13 @@ one line instead of working on a half-written file."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from deckcheck.cli import main
-from tests.reliability.test_reliability_data import _env
+from tests.builders import child_env, run_process
 
 DECK = "#main\n14558127\n14558127\n14558127\n55144522\n55144522\n#extra\n!side\n"
 
@@ -31,23 +30,18 @@ _KILLED_IN_THE_COPY = (
 )
 
 
+def _linked(folder: Path) -> tuple[Path, Path]:
+    """``DECK`` as ``a.ydk`` in ``folder``, and ``b.ydk`` a second hard link to it."""
+    deck, other = folder / "a.ydk", folder / "b.ydk"
+    deck.write_text(DECK)
+    os.link(deck, other)
+    return deck, other
+
+
 def killed_edit(deck: Path) -> int:
-    p = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            _KILLED_IN_THE_COPY,
-            "deck",
-            "remove",
-            str(deck),
-            "14558127",
-            "-n",
-            "2",
-        ],
-        env=_env(),
-        capture_output=True,
-        timeout=120,
-        check=False,
+    argv = ["deck", "remove", str(deck), "14558127", "-n", "2"]
+    p = run_process(
+        [sys.executable, "-c", _KILLED_IN_THE_COPY, *argv], env=child_env(), timeout=120
     )
     return p.returncode
 
@@ -55,9 +49,7 @@ def killed_edit(deck: Path) -> int:
 def test_killed_in_place_rewrite_is_recovered_by_the_next_edit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, other = _linked(tmp_path)
     assert killed_edit(deck) == -9
     backup = tmp_path / "a.ydk.deckcheck-backup"
     assert backup.is_file()
@@ -81,9 +73,7 @@ def test_a_backup_nothing_vouches_for_is_named_not_used(
 ) -> None:
     from deckcheck import paths
 
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, _other = _linked(tmp_path)
     assert killed_edit(deck) == -9
     for m in (paths.cache_dir() / "locks").glob("rewrite-*"):
         m.unlink()  # the cache cleared: which text is whose can no longer be told
@@ -110,9 +100,7 @@ def test_a_backup_of_a_rewrite_that_never_began_is_removed(tmp_path: Path) -> No
 
     from deckcheck import fsio, paths
 
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, other = _linked(tmp_path)
     backup = tmp_path / "a.ydk.deckcheck-backup"
     backup.write_text("#main\n55144522\n#extra\n!side\n")
     st = deck.stat()
@@ -137,9 +125,7 @@ def test_no_backup_when_the_rewrite_fails_before_the_file_changes(
 
     from deckcheck import fsio
 
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, _other = _linked(tmp_path)
     real_open = os.open
 
     def refuse(path: object, flags: int, *a: object) -> int:
@@ -158,9 +144,7 @@ def test_no_backup_when_the_rewrite_fails_before_the_file_changes(
 def test_a_finished_rewrite_whose_backup_stayed_is_tidied(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, other = _linked(tmp_path)
     # killed after the copy, before the backup was removed: both hold the same text
     (tmp_path / "a.ydk.deckcheck-backup").write_text(DECK)
     assert main(["deck", "remove", str(deck), "55144522"]) == 0
@@ -169,9 +153,7 @@ def test_a_finished_rewrite_whose_backup_stayed_is_tidied(
 
 
 def test_an_edit_that_completes_leaves_no_backup(tmp_path: Path) -> None:
-    deck, other = tmp_path / "a.ydk", tmp_path / "b.ydk"
-    deck.write_text(DECK)
-    os.link(deck, other)
+    deck, other = _linked(tmp_path)
     assert main(["deck", "remove", str(deck), "14558127", "-n", "2"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.ydk", "b.ydk"]
     assert other.read_text() == "#main\n14558127\n55144522\n55144522\n#extra\n!side\n"

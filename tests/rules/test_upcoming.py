@@ -45,20 +45,16 @@ def _setup(home: Path, later: str, announced: str | None = None) -> tuple[Path, 
     return fmt, deck
 
 
+def _validate(fmt: Path, deck: Path, day: str, *extra: str) -> tuple[int, str, str]:
+    """``validate -o json`` of ``deck`` in the house format on ``day``."""
+    house = ["--format-file", str(fmt), "-f", "house"]
+    return run("validate", *house, "--date", day, "-o", "json", *extra, str(deck))
+
+
 def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Path) -> None:
     fmt, deck = _setup(isolated_home, "2026-09-01")
-    code, out, err = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-08-11",  # 21 days before: the list counts as announced (no announcement date)
-        "-o",
-        "json",
-        str(deck),
-    )
+    # 21 days before: the list counts as announced (no announcement date)
+    code, out, err = _validate(fmt, deck, "2026-08-11")
     assert code == 0, err  # a warning, not an error
     rep = json.loads(out)
     warn = [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
@@ -67,52 +63,17 @@ def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Pa
     assert "Dark Magician" in warn[0]["message"]
     assert rep["decks"][0]["legal"] is True
     # on the day itself the list is in force: the deck is illegal, no warning
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-09-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, _ = _validate(fmt, deck, "2026-09-01")
     rep = json.loads(out)
     assert code == 1 and not [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
 
 
 def test_no_warning_with_a_named_list_or_an_unaffected_deck(isolated_home: Path) -> None:
     fmt, deck = _setup(isolated_home, "2026-09-01", announced="2026-05-20")
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-06-01",
-        "--banlist",
-        "house@2026-06-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, _ = _validate(fmt, deck, "2026-06-01", "--banlist", "house@2026-06-01")
     assert code == 0 and "DC601" not in out
     deck.write_text("#main\n" + "\n".join([str(BEWD)] * 3) + "\n#extra\n!side\n")
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-06-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, _ = _validate(fmt, deck, "2026-06-01")
     assert code == 0 and "DC601" not in out
 
 
@@ -132,18 +93,7 @@ def test_banlist_list_marks_upcoming_and_shows_source(isolated_home: Path) -> No
 
 
 def _dc601(fmt: Path, deck: Path, day: str) -> list[dict]:
-    code, out, err = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        day,
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, err = _validate(fmt, deck, day)
     assert code == 0, err
     return [f for f in json.loads(out)["decks"][0]["findings"] if f["code"] == "DC601"]
 
