@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from deckcheck.model import Finding, Section, Severity
+from deckcheck.model import Finding, Record, Section, Severity, record
 
 
 def _is_code(name: str) -> bool:
@@ -49,8 +49,8 @@ class CodeNotOwned(CodeError):
     """A rule emitted a code that the registry gives to another rule module (or to none)."""
 
 
-# A plain class with __slots__, not a dataclass: the registry is built on every start.
-class Code:
+@record
+class Code(Record):
     """One finding code: its short rule name, severity, owning rule module and retired aliases.
 
     ``also_warning``: an error code whose rule may also give it as a warning, where the data
@@ -58,32 +58,17 @@ class Code:
     date may have been in the game earlier); the rule says so with ``finding(severity=...)``.
     """
 
-    __slots__ = ("code", "rule", "severity", "owner", "aliases", "also_warning")
-
-    def __init__(
-        self,
-        code: str,
-        rule: str,
-        severity: Severity,
-        owner: str,
-        aliases: tuple[str, ...] = (),
-        *,
-        also_warning: bool = False,
-    ):
-        self.code = code
-        self.rule = rule  # e.g. "limited"
-        self.severity: Severity = severity
-        self.owner = owner  # key of deckcheck.rules.RULES, e.g. "limits"
-        self.aliases = aliases  # retired codes that now mean this one
-        self.also_warning = also_warning
+    code: str
+    rule: str  # e.g. "limited"
+    severity: Severity
+    owner: str  # key of deckcheck.rules.RULES, e.g. "limits"
+    aliases: tuple[str, ...] = ()  # retired codes that now mean this one
+    also_warning: bool = False
 
     @property
     def module(self) -> str:
         """The dotted name of the owning rule module."""
         return f"deckcheck.rules.{self.owner}"
-
-    def __repr__(self) -> str:
-        return f"Code({self.code!r}, {self.rule!r}, {self.severity!r}, {self.owner!r})"
 
 
 class Registry:

@@ -18,13 +18,13 @@ import hashlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.carddb import games, yamlyugi, ygojson
 from deckcheck.errors import InputError
 from deckcheck.model import Scope
+from deckcheck.records import Record, field, record
 
 
 def _name_key(text: str) -> str:
@@ -47,8 +47,8 @@ _NAME_SUFFIXES = (" (rush)", " (skill)")
 Note = Callable[[str], None]
 
 
-@dataclass(slots=True)
-class Plan:
+@record(frozen=False, slots=True)
+class Plan(Record):
     """One official input file, inspected (and for yaml-yugi parsed) before the build."""
 
     path: Path
@@ -58,8 +58,8 @@ class Plan:
     size: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+@record
+class Applied(Record):
     """What one official file did to the database."""
 
     path: str

@@ -7,9 +7,11 @@ compiled cache is stale).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from deckcheck.datafile import MAX_ID
 
 # --------------------------------------------------------------------------- lists
 
@@ -24,7 +26,7 @@ class _CardRef(BaseModel):
     # Extra keys (seed_name, seed_line, notes …) are for humans and are kept out of the model.
     model_config = ConfigDict(extra="allow")
 
-    id: int | None = Field(default=None, gt=0)
+    id: int | None = Field(default=None, gt=0, le=MAX_ID)  # checked before SQLite (issue 32)
     card: str | None = None
     name: str | None = None
 
@@ -53,7 +55,7 @@ class PointsEntry(_CardRef):
 class GroupModel(_Strict):
     name: str
     limit: int = Field(ge=0)
-    cards: list[int | str]
+    cards: list[Annotated[int, Field(gt=0, le=MAX_ID)] | str]
 
 
 class ListFile(_Strict):
