@@ -89,10 +89,9 @@ def card_status(
     card's own data)."""
     label = f"{card.name} ({passcode})"
     kind = card.kind
-    if kind == "token":
-        why = ("DC104", f"{label} is a token; tokens cannot be put in a deck", None)
-        return CardStatus((why,), 0, "not in the pool", None, label)
     found: list[pool.Judged] = []
+    if kind == "token":
+        found.append(("DC104", f"{label} is a token; tokens cannot be put in a deck", None))
     if kind == "skill" and fmt.skills is None:
         found.append(("DC303", f"{label} is a skill card; {fmt.name} has no skill cards", None))
     found += pool.judge(card, passcode, fmt, bl, date, game)
