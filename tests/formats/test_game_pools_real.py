@@ -217,3 +217,27 @@ def test_card_show_rows_come_from_the_same_answer(
     got = {r["format"]: r["status"] for r in rows}
     assert got["goat"] == got["speed"] == got["tcg"] == "not in the pool"
     assert got["rush"] != "not in the pool"
+
+
+def test_db_info_counts_the_cards_of_each_game(
+    lists_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from deckcheck.cli import main
+
+    monkeypatch.setenv("DECKCHECK_HOME", str(lists_home))
+    assert main(["db", "info", "-o", "json"]) == 0
+    games = json.loads(capsys.readouterr().out)["games"]
+    md, dl = games["master-duel"], games["duel-links"]
+    assert "missing" not in md and "missing" not in dl
+    # yaml-yugi's master_duel_rarity and YGOJSON's keys and packs: over 13,000 cards in
+    # Master Duel, over 9,000 in Duel Links; some known not to be in each
+    assert md["cards"]["any"] > 13_000 and md["cards"]["absent"] > 0
+    assert dl["cards"]["any"] > 9_000 and dl["cards"]["absent"] > 1_000
+    assert md["named_by_official_lists"] > 300 and dl["named_by_official_lists"] > 200
+    assert main(["db", "info"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    i = text.index("games:")
+    assert text[i + 1].startswith("  Master Duel: ") and "known not to be" in text[i + 1]
+    assert text[i + 2].startswith("  Duel Links: ")
