@@ -241,3 +241,15 @@ def test_db_info_counts_the_cards_of_each_game(
     i = text.index("games:")
     assert text[i + 1].startswith("  Master Duel: ") and "known not to be" in text[i + 1]
     assert text[i + 2].startswith("  Duel Links: ")
+
+
+def test_card_show_tells_a_card_without_dates_from_no_release_data(engine: Engine) -> None:
+    """Issue 32: with the release data installed, a card it has no date for is not "no
+    release dates installed"."""
+    from deckcheck.search.status import releases
+
+    got, note = releases(engine.cards, BLUE_EYES_RUSH)
+    assert got == [] and note is not None
+    assert "none in the installed release data" in note and "installed (" not in note
+    got, note = releases(engine.cards, 14558127)
+    assert note is None and {r["region"] for r in got} >= {"ocg", "tcg"}
