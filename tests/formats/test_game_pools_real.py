@@ -253,3 +253,15 @@ def test_card_show_tells_a_card_without_dates_from_no_release_data(engine: Engin
     assert "none in the installed release data" in note and "installed (" not in note
     got, note = releases(engine.cards, 14558127)
     assert note is None and {r["region"] for r in got} >= {"ocg", "tcg"}
+
+
+def test_the_staged_duel_links_history_is_stale_by_its_90_days(engine: Engine) -> None:
+    """The staged Duel Links lists end 2025-05-07: 91 days on, a check says so (DC602)."""
+    ash = engine.cards.get(14558127)
+    assert ash is not None
+    for day, stale in ((dt.date(2025, 8, 5), False), (dt.date(2025, 8, 6), True)):
+        report = engine.check(one_deck([ash]), engine.target("duel-links", day))
+        got = [f for f in report.findings if f.code == "DC602"]
+        assert bool(got) == stale, (day, got)
+    assert got[0].severity == "warning" and "2025-05-07" in got[0].message
+    assert "deckcheck update" in got[0].message
