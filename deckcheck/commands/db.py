@@ -134,6 +134,11 @@ def info(output: str) -> int:
 
     # official lists refused as upstream faults (issue 15): the previous list stays in force
     data["refused_lists"] = read_faults(paths.lists_dir())
+    # cards per video game, by source, and what to install where there is none (issue 27)
+    from deckcheck.formats.catalog import ListStore
+    from deckcheck.gamepool import info as game_info
+
+    data["games"] = game_info((data.get("official") or {}).get("games") or {}, ListStore.default())
     if output == "json":
         click.echo(to_json(data))
     else:

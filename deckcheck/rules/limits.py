@@ -34,6 +34,12 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     return _limit(banlist.limits, t.card, t.canonical, passcodes)
 
 
+def listed(banlist: Banlist, card: Card, passcode: int) -> int | None:
+    """The list's limit for one copy of printing ``passcode`` (``card``), read as ``check``
+    reads it (``deckcheck.cardstatus``, ``card show``); None: the list does not name it."""
+    return _limit(banlist.limits, card, card.canonical, (passcode,))
+
+
 def _limit(
     limits: dict[int, int], card: Card | None, canonical: int, passcodes: Iterable[int]
 ) -> int | None:

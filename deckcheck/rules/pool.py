@@ -42,6 +42,7 @@ OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
 REGIONS = {"ocg": Scope.OCG, "tcg": Scope.TCG}
 REGION_BITS = Scope.OCG | Scope.TCG
 _OFFICIAL, _PRERELEASE, _REGION = int(OFFICIAL), int(Scope.PRERELEASE), int(REGION_BITS)
+_VIDEO_GAME = int(Scope.VIDEO_GAME)
 _UNOFFICIAL_WHAT = [
     (Scope.PRERELEASE, "a prerelease card"),
     (Scope.ANIME, "an anime card"),
@@ -212,6 +213,11 @@ _ONLY_RUSH, _ONLY_OCG_TCG, _BOTH = (
 )
 
 
+def _article(word: str) -> str:
+    """ "a" or "an" before ``word`` (as read aloud: "an OCG/TCG card", "a Rush Duel card")."""
+    return "an" if word[:1] in "AEIOU" else "a"
+
+
 def universe_of(card: Card) -> frozenset[str]:
     """The card universe of an official card: ``rush`` (Rush Duel cards, Legends included),
     ``ocg-tcg`` (every other card: OCG, TCG, Speed Duel); both for a card that has both the
@@ -246,7 +252,10 @@ def judge(
         # list's "(GOAT)" entries carry EDOPro's "illegal" scope, and they are the point.
         scopes |= _OFFICIAL | pool_bits
     elif (why := unofficial(card)) is not None:
-        return [("DC503", f"{label}: {why}, not legal in {fmt.name}", None)]
+        if not (scopes & _VIDEO_GAME and not scopes & _PRERELEASE and _own_card(card, fmt, game)):
+            return [("DC503", f"{label}: {why}, not legal in {fmt.name}", None)]
+        # a card of the video game itself (Duel Links' own cards), which the game puts in
+        scopes |= _OFFICIAL | pool_bits
     kind = card.kind
     universe = universe_of(card)
     if kind != "skill" and universe.isdisjoint(fmt.universe):
@@ -257,7 +266,10 @@ def judge(
         return [
             (
                 "DC504",
-                f"{label}: a {have} card, outside the card pool of {fmt.name} ({want} cards only)",
+                (
+                    f"{label}: {_article(have)} {have} card, outside the card pool of "
+                    f"{fmt.name} ({want} cards only)"
+                ),
                 None,
             )
         ]
@@ -308,6 +320,34 @@ def judge(
     return out
 
 
+def _presence(
+    card: Card, fmt: Format, game: GamePool | None
+) -> tuple[bool | None, dt.date | None, dt.date | None]:
+    """What the data says of ``card`` in ``fmt``'s video game: the card data's flag (None: no
+    source knows the card), its first pack of the game, the first official list of the game
+    naming it (None: none)."""
+    md = fmt.game == "master-duel"
+    flag = card.in_md if md else card.in_dl
+    pack = card.md_date if md else card.dl_date
+    named = None
+    if game is not None:
+        named = game.named.get(card.id)
+        if named is None and card.alias_kind == "artwork":
+            named = game.named.get(card.canonical)
+    return flag, pack, named
+
+
+def _own_card(card: Card, fmt: Format, game: GamePool | None) -> bool:
+    """True for a video-game-only card that ``fmt``'s own game puts in its pool (Duel Links'
+    own cards), or may (no data on the game installed: its pool is not checked)."""
+    if fmt.game not in GAME_NAMES:
+        return False
+    if game is not None and not game.installed:
+        return True
+    flag, pack, named = _presence(card, fmt, game)
+    return bool(flag) or pack is not None or named is not None
+
+
 def _game_findings(
     card: Card, label: str, fmt: Format, date: dt.date, game: GamePool | None
 ) -> Iterator[Judged]:
@@ -322,14 +362,7 @@ def _game_findings(
     name = GAME_NAMES[fmt.game]
     if game is not None and not game.installed:
         return  # no data on the game's pool: off, with one note for the run (gamepool)
-    md = fmt.game == "master-duel"
-    flag = card.in_md if md else card.in_dl
-    pack = card.md_date if md else card.dl_date
-    named = None
-    if game is not None:
-        named = game.named.get(card.id)
-        if named is None and card.alias_kind == "artwork":
-            named = game.named.get(card.canonical)
+    flag, pack, named = _presence(card, fmt, game)
     if not (flag or pack is not None or named is not None):
         sources = f" ({game.sources})" if game is not None and game.sources else ""
         if flag is False:
@@ -367,7 +400,8 @@ def _game_findings(
                 None,
             )
             return
-    if pack is not None and pack > date:
+    if pack is not None and pack > date and (named is None or named > date):
+        # (an official list of the game naming the card by the date settles it: no warning)
         yield (
             "DC502",
             (

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -37,31 +36,6 @@ def _env(home: Path):
                 os.environ["DECKCHECK_HOME"] = self.saved
 
     return _Env()
-
-
-@pytest.fixture(scope="session")
-def lists_home(official_import: tuple[Path, object], shared_data: Path, tmp_path_factory) -> Path:
-    """The session's real home with yaml-yugi (cards.json, rush.json, skill.json) and YGOJSON
-    imported (``official_import``: the importer `db import` runs), plus every official list
-    and the Duel Links dev.db, Konami ids mapped through that database as for a user."""
-    home = tmp_path_factory.mktemp("official-lists-home")
-    shutil.copytree(official_import[0], home, dirs_exist_ok=True)
-    shared = shared_data
-    lr = shared / "banlists" / "yaml-yugi-limit-regulation"
-    files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma" / "dev.db")
-    with _env(home):
-        res = import_lflists(files, dest=home / "banlists")
-    (home / "import-result.json").write_text(
-        json.dumps(
-            {
-                "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
-                "unmapped": res.unmapped,
-                "lists": len(res.lists),
-            }
-        )
-    )
-    return home
 
 
 @pytest.fixture
