@@ -123,11 +123,13 @@ class EditorScreen(Screen[None]):
             Text(one_line(text), style="bold red" if error else "")
         )
 
-    def refresh_deck(self) -> None:
-        """Redraw what an edit changes: the status line, the deck, findings and stats."""
+    def refresh_deck(self, follow: str | None = None) -> None:
+        """Redraw what an edit changes: the status line, the deck, findings and stats. The
+        deck's highlight stays on its card (or goes to ``follow``, a row id)."""
         b = self.editor.builder
         deck = self.query_one("#deck", OptionList)
         keep = deck.highlighted_option.id if deck.highlighted_option is not None else None
+        keep = follow or keep
         at = deck.highlighted
         options = panes.deck_options(b, self.editor.card_name)
         deck.set_options(options)
@@ -288,21 +290,23 @@ class EditorScreen(Screen[None]):
 
     def action_switch(self) -> None:
         """``tab``: search box -> results; results <-> deck."""
-        if isinstance(self.focused, OptionList):
+        if isinstance(self.focused, (OptionList, Input)):
             self.query_one("#results", DataTable).focus()
         else:
             self.query_one("#deck", OptionList).focus()
 
     # ------------------------------------------------------------------ edits
 
-    def edit(self, op: Any) -> None:
-        """Run one edit of the builder; redraw, or say why it was refused."""
+    def edit(self, op: Any, follow: Any = None) -> None:
+        """Run one edit of the builder; redraw, or say why it was refused. ``follow(b)``:
+        the deck row the highlight goes to after it."""
+        b = self.editor.builder
         try:
-            said = op(self.editor.builder)
+            said = op(b)
         except DeckcheckError as exc:
             self.say(str(exc), error=True)
             return
-        self.refresh_deck()
+        self.refresh_deck(follow(b) if follow is not None else None)
         if said:
             self.say(said)
 
@@ -333,7 +337,7 @@ class EditorScreen(Screen[None]):
             self.say("m moves the highlighted deck card: tab to the deck first", error=True)
             return
         sec: Any = got[2]
-        self.edit(lambda b: b.move(got[1], sec))
+        self.edit(lambda b: b.move(got[1], sec), follow=lambda b: b.last_moved)
 
     def action_format(self) -> None:
         from deckcheck.formats import load_formats

@@ -63,6 +63,7 @@ class Builder:
         self.read_only: str | None = None  # why, when the deck could not be read
         self.is_new = False
         self.notes: list[str] = []  # said once the app is up
+        self.last_moved: str | None = None  # "section:passcode" the last move put a copy in
         self._load()
         hint = self.df.format_hint if self.read_only is None and format_id is None else None
         try:
@@ -248,6 +249,7 @@ class Builder:
             to: Section = deckedit.home_section(card, on) if card is not None else "main"
         else:
             to = "side"
+        self.last_moved = f"{to}:{card_id}"
         return self._edit(
             lambda c: f"moved {c.name} to the {SECTION_LABEL[c.section]}",
             lambda: deckedit.move(
