@@ -77,10 +77,11 @@ def _tree_rss_kib(root: int) -> tuple[int, int]:
     while todo:
         pid = todo.pop()
         try:
-            for line in open(f"/proc/{pid}/status"):
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-                    break
+            with open(f"/proc/{pid}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+                        break
             count += 1
             for tid in os.listdir(f"/proc/{pid}/task"):
                 with open(f"/proc/{pid}/task/{tid}/children") as fh:
@@ -137,20 +138,23 @@ def run_cli(args: list[str], env: dict[str, str], out: Path) -> dict[str, float]
 
 
 def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
-    """Decks/s of ``run_batch`` (read + validate + csv render) after start-up, one process."""
+    """Decks/s of ``batch.reports`` (read + validate + csv render) after start-up, one
+    process."""
     os.environ["DECKCHECK_HOME"] = str(home)
     from deckcheck import render
-    from deckcheck.batch import Checker, Job, run_batch
+    from deckcheck.batch import Request, reports
+    from deckcheck.engine import Engine
     from deckcheck.formats import ListStore, get_format
     from deckcheck.inputs import expand_inputs
+    from deckcheck.validate import Target
 
     date = dt.date(2026, 6, 1)
     fmt = get_format("tcg")
     banlist = ListStore.default().in_force("tcg", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
-    checker = Checker(job)
+    engine = Engine.open()
     items = list(expand_inputs([str(f) for f in folders]))
-    for _ in run_batch(items[:500], job, 1, checker=checker):  # warm-up: card cache
+    request = Request((), items, Target(fmt, banlist, date), jobs=1)
+    for _ in reports(request.replace(items=items[:500]), engine):  # warm-up: card cache
         pass
     sink = io.StringIO()
     renderer = render.make("csv", sink, io.StringIO())
@@ -166,7 +170,7 @@ def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
     )
     t0 = time.perf_counter()
     n = 0
-    for report in run_batch(items, job, 1, checker=checker):
+    for report in reports(request, engine):
         renderer.deck(report)
         n += 1
         if n % 2000 == 0:

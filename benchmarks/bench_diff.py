@@ -12,6 +12,7 @@ Prints a small table and writes benchmarks/results/diff.json. Goal: well under a
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -95,7 +96,7 @@ def main() -> int:
 
         def diff_all_pairs() -> None:
             for lists in all_lists.values():
-                for a, b in zip(lists, lists[1:], strict=False):
+                for a, b in itertools.pairwise(lists):
                     diff_lists(a, b)
 
         def history_all() -> None:

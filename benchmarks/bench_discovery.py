@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from deckcheck.inputs import Discovery  # noqa: E402
+from deckcheck.inputs import Discovery
 
 
 def build(root: Path, decks: int) -> None:

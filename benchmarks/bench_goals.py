@@ -101,7 +101,7 @@ def ratio(a: float, b: float) -> float:
 
 
 def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
-    deck = str(sorted((data / "decks").rglob("*.ydk"))[0])
+    deck = str(min((data / "decks").rglob("*.ydk")))
     py = sys.executable
     cmds = {
         "validate": [py, *DECKCHECK, "validate", "--date", DATE, deck],

@@ -89,7 +89,7 @@ def main() -> int:
     print(
         f"{files:>6} {import_s:>9.2f} {statistics.median(cold):>8.2f} "
         f"{result['warm_median_s']:>8.4f} {result['warm_in_force_call_us']:>8.1f} "
-        f"{str(result['warm_imports_yaml']):>5}"
+        f"{result['warm_imports_yaml']!s:>5}"
     )
     out = HERE / "results" / "lists.json"
     out.parent.mkdir(exist_ok=True)

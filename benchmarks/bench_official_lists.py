@@ -46,7 +46,7 @@ def main() -> int:
 
     data: Path = args.data
     lr = data / "banlists" / "yaml-yugi-limit-regulation"
-    official = [p for p in sorted(lr.glob("*/*.json"))]
+    official = sorted(lr.glob("*/*.json"))
     dev_db = data / "upstream/falsepopsky__forbidden-duel-links/prisma/dev.db"
     official.append(dev_db)
     pi = data / "banlists" / "projectignis-lflists"

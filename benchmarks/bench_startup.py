@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     ap.add_argument("--runs", type=int, default=15)
     args = ap.parse_args()
-    deck = sorted((args.data / "decks").rglob("*.ydk"))[0]
+    deck = min((args.data / "decks").rglob("*.ydk"))
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         build_home(args.data, home)

@@ -37,30 +37,32 @@ def main() -> int:
         os.environ["DECKCHECK_HOME"] = str(home)
         from deckcheck import decks
         from deckcheck.carddb import open_db
+        from deckcheck.engine import Engine
         from deckcheck.formats import ListStore, get_format
-        from deckcheck.validate import validate_deck
+        from deckcheck.validate import Target, validate_deck
 
         date = dt.date(2026, 6, 1)
         fmt = get_format("tcg")
         banlist = ListStore.default().in_force("tcg", date)
         db = open_db()
+        engine, target = Engine(db), Target(fmt, banlist, date)
         paths = sorted((args.data / "decks").rglob("*.ydk"))
         read = [decks.read_path(p) for p in paths]
         for d in read:  # warm-up: the card cache, as a long run would have it
-            validate_deck(d, fmt, banlist, db, date=date)
+            validate_deck(engine, d, target)
         n = args.decks
         rows = []
         t0 = time.perf_counter()
         for i in range(n):
-            validate_deck(read[i % len(read)], fmt, banlist, db, date=date)
+            validate_deck(engine, read[i % len(read)], target)
         rows.append(("validate_deck (decks read)", n, time.perf_counter() - t0))
         t0 = time.perf_counter()
         for i in range(n):
-            validate_deck(decks.read_path(paths[i % len(paths)]), fmt, banlist, db, date=date)
+            validate_deck(engine, decks.read_path(paths[i % len(paths)]), target)
         rows.append(("read + validate_deck", n, time.perf_counter() - t0))
         t0 = time.perf_counter()
         for i in range(1000):
-            validate_deck(decks.read_path(paths[i % len(paths)]), fmt, banlist, db, date=date)
+            validate_deck(engine, decks.read_path(paths[i % len(paths)]), target)
         rows.append(("1,000 decks read + validated", 1000, time.perf_counter() - t0))
         db.close()
     print(f"{'measurement':<30} {'decks':>6} {'seconds':>8} {'decks/s':>9}")

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import DEFAULT_DATA, build_full_home  # noqa: E402
+from _common import DEFAULT_DATA, build_full_home
 
 FORMATS = ("tcg", "ocg", "goat", "speed", "rush")
 DATE = "2026-08-01"

@@ -102,8 +102,10 @@ def _met(value: float, goal: float) -> str:
 def goals_text(r: dict) -> str:  # type: ignore[type-arg]
     """Issue 18's goals P1-P3, each figure beside its peer from the same run."""
     lines = [
-        f"(baseline: python -c pass {r.get('baseline_python_ms')} ms; load average "
-        f"{r.get('load_before')} -> {r.get('load_after')})"
+        (
+            f"(baseline: python -c pass {r.get('baseline_python_ms')} ms; load average "
+            f"{r.get('load_before')} -> {r.get('load_after')})"
+        )
     ]
     if "p1" in r:
         p, ms = r["p1"], r["p1"]["ms"]

@@ -1,549 +1,207 @@
-"""The batch engine: check many deck inputs against one format and list, in input order,
-in this process or over ``--jobs`` worker processes, one ``DeckReport`` per deck."""
+"""One ``validate`` run, straight through: the inputs walked once (``walk``), one complete
+``Request`` (``plan``: inputs, format, list, date, outputs), one ``execute`` that checks the
+decks with the runner ``runners.runner_for`` picks and writes every output.
+
+    items = walk(inputs)                              # paths checked, folders walked, once
+    request, engine = plan(inputs, items, format_id="tcg", output=Output("json"))
+    code = execute(request, engine)                   # the exit code; reports(request) yields them
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-import itertools
-import os
-import sys
-from collections import deque
-from collections.abc import Iterable, Iterator, Sized
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
 
+from deckcheck.engine import Engine
 from deckcheck.errors import InputError
-from deckcheck.inputs import DeckLoader, Item, deck_header, item_source, player_of, read_item
-from deckcheck.model import Banlist, Deck, Format, Record, record
-from deckcheck.report import DeckReport
-from deckcheck.validate import check_deck, unreadable
+from deckcheck.inputs import Discovery, Item, check_paths
+from deckcheck.report import DeckReport, RunTally, exit_code
+from deckcheck.request import Output, Request
+from deckcheck.runners import runner_for, say
+
+__all__ = ["Output", "Request", "execute", "plan", "reports", "stream", "walk"]
 
 
-@record
-class Job(Record):
-    """Everything a worker needs to check decks (picklable, for ``--jobs``)."""
+def walk(
+    inputs: Iterable[str],
+    discovery: Discovery | None = None,
+    *,
+    filter_files: bool = False,
+    sheets: str | None = None,
+) -> tuple[Item, ...]:
+    """The decks ``inputs`` name, in a stable order: ``-``, ``ydke://`` links, files, and the
+    deck files of folders (walked by ``discovery``, like a linter). Every path is checked
+    first (and the ``--sheets`` folder), so a missing one stops the run before any output.
+    ``filter_files``: a named file only when a walk of its folder would check it
+    (pre-commit)."""
+    import os
 
-    fmt: Format
-    banlist: Banlist | None
-    date: dt.date
-    points_cap: int | None
-    lang: str | None
-    db_path: str | None
-    #: check a deck with a "#format ID" line against that format (no --format given)
-    deck_formats: bool = False
-    banlist_ref: str | None = None
-    format_files: tuple[str, ...] = ()
-    upcoming: Banlist | None = None  # the next announced list (DC601), see rules.upcoming
-
-    def __init__(
-        self,
-        fmt: Format,
-        banlist: Banlist | None,
-        date: dt.date,
-        points_cap: int | None,
-        lang: str | None,
-        db_path: str | None,
-        deck_formats: bool = False,
-        banlist_ref: str | None = None,
-        format_files: tuple[str, ...] = (),
-        upcoming: Banlist | None = None,
-    ) -> None:  # # written out: see model.record
-        d = self.__dict__
-        d["fmt"] = fmt
-        d["banlist"] = banlist
-        d["date"] = date
-        d["points_cap"] = points_cap
-        d["lang"] = lang
-        d["db_path"] = db_path
-        d["deck_formats"] = deck_formats
-        d["banlist_ref"] = banlist_ref
-        d["format_files"] = format_files
-        d["upcoming"] = upcoming
+    inputs = tuple(inputs)
+    check_paths(inputs)
+    if sheets is not None and not os.path.isdir(sheets):
+        raise InputError("no such folder for --sheets", where=sheets)
+    return tuple((discovery or Discovery()).expand(inputs, filter_files=filter_files))
 
 
-class Checker:
-    """Reads, resolves and validates one input at a time; the card database opened once."""
-
-    def __init__(self, job: Job):
-        from deckcheck.carddb import open_db
-
-        self.job = job
-        self.db = open_db(job.db_path) if job.db_path else open_db()
-        self.loader = DeckLoader(self.db)
-        self._formats: dict[str, tuple[Format, Banlist | None] | None] = {}
-
-    def format_for(self, deck: Any) -> tuple[Format, Banlist | None]:
-        """The run's format and list, or those of the deck's own "#format" line."""
-        job = self.job
-        hint = deck_header(deck)[0] if job.deck_formats else None
-        if hint is None or hint == job.fmt.id:
-            return job.fmt, job.banlist
-        if hint not in self._formats:
-            from deckcheck.errors import DeckcheckError
-            from deckcheck.formats import get_format, list_for
-
-            try:
-                fmt = get_format(hint, extra_files=job.format_files)
-                self._formats[hint] = (fmt, list_for(fmt.at(job.date), job.date, job.banlist_ref))
-                _note(
-                    f"{deck.source}: checked as {fmt.name} (its '#format {hint}' line; "
-                    "--format overrides it)",
-                    hint,
-                )
-            except DeckcheckError as exc:
-                self._formats[hint] = None
-                _note(
-                    f"{deck.source}: '#format {hint}' line not used ({exc}); "
-                    f"checked as {job.fmt.name}",
-                    hint,
-                )
-        got = self._formats[hint]
-        return got if got is not None else (job.fmt, job.banlist)
-
-    def read(self, item: Item) -> Any:
-        return read_item(item)
-
-    def resolve(self, deck: Any) -> Any:
-        deck = self.loader.resolve(deck)
-        if deck.packed() is None:
-            # the deck's cards read in one query (the checks' ``get`` then finds them cached);
-            # a packed deck's are read by the engine's tally (``get_many``), one query too
-            self.db.prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
-        return deck
-
-    def __call__(self, item: Item) -> DeckReport:
-        job = self.job
-        try:
-            deck = self.resolve(self.read(item))
-        except InputError as exc:
-            src = item_source(item)
-            report = unreadable(src, f"cannot read the deck: {exc}", job.fmt, job.banlist)
-            return report.replace(player=player_of(Deck(source=src)))
-        names = None
-        if job.lang and job.lang != "en":
-            lang = job.lang
-            names = lambda cid: self.db.name(cid, lang)  # noqa: E731
-        fmt, banlist = self.format_for(deck)
-        player = player_of(deck)
-        report = check_deck(deck, fmt, banlist, self.db, job.date, job.points_cap, names, player)
-        if job.upcoming is not None:
-            from deckcheck.rules.upcoming import compare
-
-            if report.legal and fmt is job.fmt:
-                later = check_deck(
-                    deck,
-                    fmt,
-                    job.upcoming,
-                    self.db,
-                    job.upcoming.effective,
-                    job.points_cap,
-                    names,
-                    player,
-                )
-                report = compare(report, later, job.upcoming)
-        return report
-
-
-_WORKER: Checker | None = None
-#: a worker's renderer and tally, for ``run_output``'s chunks (None for ``run_batch``'s)
-_RENDER: tuple[Any, Any] | None = None
-#: in a worker: the notes of the chunk being checked, (key, text), sent back with its answer
-#: (``_pooled`` says them in the parent); None in the process that owns stderr
-_KEPT: list[tuple[str | None, str]] | None = None
-
-
-def _note(text: str, key: str | None = None) -> None:
-    """A note, said at once; in a worker, kept for the parent. ``key``: a note said once per
-    run for its key (a ``#format`` line's format: each worker says it for the first deck it
-    meets, the parent only for the first in input order, as one process would)."""
-    if _KEPT is not None:
-        _KEPT.append((key, text))
-    else:
-        from deckcheck import notes
-
-        notes.note(text)
-
-
-def _keep(text: str) -> None:
-    """A worker's notes sink: every note of library code (a legacy encoding detected, …)."""
-    if _KEPT is not None:
-        _KEPT.append((None, text))
-
-
-def _kept() -> list[tuple[str | None, str]]:
-    """The notes kept for the chunk just checked (a fresh list for the next)."""
-    global _KEPT
-    if _KEPT is None:  # not a worker: its notes were said at once
-        return []
-    got, _KEPT = _KEPT, []
-    return got
-
-
-def _say(kept: list[tuple[str | None, str]], keys: set[str]) -> None:
-    """Say a worker's notes in the parent, a keyed one only the first time its key comes."""
-    from deckcheck import notes
-
-    for key, text in kept:
-        if key is not None:
-            if key in keys:
-                continue
-            keys.add(key)
-        notes.note(text)
-
-
-#: below this many decks ``--jobs auto`` stays in this process (a pool costs more to start
-#: than it saves on fewer decks)
-AUTO_MIN_DECKS = 1000
-#: decks per task sent to a worker: fewer pipe messages than one deck a task, small enough
-#: to keep every worker busy and the decks in flight few
-CHUNK = 64
-
-
-def _init_worker(job: Job, output: Output | None = None) -> None:
-    global _WORKER, _RENDER, _KEPT
-    import deckcheck.carddb
-    from deckcheck import notes
-
-    # The parent has already said once that the built-in sample is in use; the notes of the
-    # decks (a "#format" line, a legacy encoding) go back with each chunk's answer, and the
-    # parent says them (it owns stderr).
-    deckcheck.carddb.mark_sample_noted()
-    _KEPT = []
-    notes.set_sink(_keep)
-    _WORKER = Checker(job)  # its own database connection (none is carried over a fork)
-    if output is not None:
-        import io
-
-        renderer = output.renderer(io.StringIO(), io.StringIO())
-        renderer.start(output.meta)  # its head goes nowhere: the parent writes its own
-        _RENDER = (renderer, output.tally())
-
-
-def _work(items: list[Item]) -> tuple[list[DeckReport], list[tuple[str | None, str]]]:
-    """A chunk's reports, and its notes."""
-    assert _WORKER is not None
-    return [_WORKER(item) for item in items], _kept()
-
-
-def _work_rendered(items: list[Item]) -> tuple[tuple[str, Any], list[tuple[str | None, str]]]:
-    """A chunk tallied and rendered here: its text and its tally's part, all the parent
-    needs (no report crosses the pipe), and its notes."""
-    assert _WORKER is not None and _RENDER is not None
-    renderer, tally = _RENDER
-    shown = [r for r in map(tally.take, map(_WORKER, items)) if r is not None]
-    return (renderer.decks_text(shown), tally.part()), _kept()
-
-
-def cores() -> int:
-    """CPUs this process may use: its affinity mask (not the machine's count), and no more
-    than a cgroup CPU quota allows (a container limited to one CPU gains nothing from two)."""
-    try:
-        n = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        n = os.cpu_count() or 1
-    try:
-        with open("/sys/fs/cgroup/cpu.max") as f:  # cgroup v2; absent elsewhere
-            quota, period = f.read().split()[:2]
-        if quota != "max" and int(period) > 0:
-            n = min(n, max(1, -(-int(quota) // int(period))))
-    except (OSError, ValueError):
-        pass
-    return max(1, n)
-
-
-def plan_workers(jobs: int | str, decks: int | None) -> int:
-    """Worker processes for a run: 1 means in this process, no pool.
-
-    An explicit count is capped at the cores this process may use (more workers than cores
-    only add switching and memory). ``"auto"`` stays in process for fewer than
-    ``AUTO_MIN_DECKS`` decks (``decks``: None when unknown or more), and otherwise takes every
-    usable core. Not fewer when other work is running: the scheduler shares a busy core
-    among processes, so workers still get more of the machine than one process does
-    (measured in benchmarks/bench_goals.py: ``--jobs 2`` against ``--jobs 1`` with a
-    busy-loop process on one core).
-    """
-    n = cores()
-    if jobs == "auto":
-        if decks is not None and decks < AUTO_MIN_DECKS:
-            return 1
-        return n
-    return max(1, min(int(jobs), n))
-
-
-def _plan(items: Iterable[Item], jobs: int | str) -> tuple[Iterator[Item] | list[Item], int, int]:
-    """The items (a list stays one; else one iterator), the worker processes to check them
-    with (1: in this process) and how many items are known to come (at least)."""
-    it = iter(items)
-    head: list[Item] = []
-    workers = 1
-    known = 0
-    if jobs == "auto" or (isinstance(jobs, int) and jobs > 1):
-        if isinstance(items, Sized):
-            known = len(items)
-        else:  # look ahead far enough to know whether a pool pays
-            head = list(itertools.islice(it, AUTO_MIN_DECKS))
-            known = len(head) if len(head) < AUTO_MIN_DECKS else AUTO_MIN_DECKS
-        workers = plan_workers(jobs, known if known < AUTO_MIN_DECKS else None)
-        if workers > 1 and known < 2 * workers:
-            workers = 1  # one or two decks: nothing to share out
-    if isinstance(items, list):
-        return items, workers, known
-    return (itertools.chain(head, it) if head else it), workers, known
-
-
-def run_batch(
-    items: Iterable[Item], job: Job, jobs: int | str = 1, checker: Checker | None = None
-) -> Iterator[DeckReport]:
-    """Reports for ``items`` in input order; ``jobs`` > 1 (or ``"auto"``) may check them in
-    worker processes (see ``plan_workers``); the output is the same either way."""
-    it, workers, known = _plan(items, jobs)
-    if workers <= 1:
-        checker = checker or Checker(job)
-        for item in it:
-            yield checker(item)
-        return
-    for reports in _pooled(it, job, workers, known, _work):
-        yield from reports
-
-
-class Output:
-    """How a ``validate`` run writes its decks: output kind and options, the run's ``Meta``,
-    waivers, ``--strict``, ``--only-illegal``, and whether the passing inputs (``--sheets``)
-    and the step summary's rows are kept. Picklable: ``--jobs`` workers render with it."""
-
-    __slots__ = (
-        "kind",
-        "color",
-        "per_deck",
-        "meta",
-        "waivers",
-        "strict",
-        "only_illegal",
-        "sheets",
-        "rows",
-    )
-
-    def __init__(
-        self,
-        kind: str,
-        meta: Any,
-        waivers: Any,
-        *,
-        color: bool = False,
-        per_deck: bool = False,
-        strict: bool = False,
-        only_illegal: bool = False,
-        sheets: bool = False,
-        rows: bool = False,
-    ) -> None:
-        self.kind = kind
-        self.color = color
-        self.per_deck = per_deck  # csv: one row per deck (--csv-decks)
-        self.meta = meta
-        self.waivers = waivers
-        self.strict = strict
-        self.only_illegal = only_illegal
-        self.sheets = sheets
-        self.rows = rows
-
-    def renderer(self, out: Any, err: Any) -> Any:
-        """The renderer of this output writing to ``out`` and ``err`` (not started)."""
-        from deckcheck import render
-
-        renderer = render.make(self.kind, out, err, color=self.color)
-        if self.per_deck and hasattr(renderer, "per_deck"):
-            renderer.per_deck = True
-        return renderer
-
-    def tally(self) -> Any:
-        from deckcheck.report import RunTally
-
-        return RunTally(self.waivers, self.strict, self.only_illegal, self.sheets, self.rows)
-
-
-def run_output(
+def plan(
+    inputs: Iterable[str],
     items: Iterable[Item],
-    job: Job,
-    jobs: int | str,
-    output: Output,
-    renderer: Any,
-    checker: Checker | None = None,
-) -> Any:
-    """Check ``items`` and write each deck (waivers applied; with ``--only-illegal``, only
-    those that fail) through ``renderer`` (``output.renderer``, started), in input order;
-    the run's ``report.RunTally``. The same as ``run_batch`` fed to the tally and the
-    renderer deck by deck, and so it is in this process; over a pool with a
-    ``text_per_deck`` renderer, each worker tallies and renders its chunks and the parent
-    writes their text and merges their tallies (it has nothing to do per deck)."""
-    tally = output.tally()
-    it, workers, known = _plan(items, jobs)
-    if workers > 1 and renderer.text_per_deck:
-        for text, part in _pooled(it, job, workers, known, _work_rendered, output):
-            renderer.write_decks(text)
-            tally.merge(part)
-        return tally
-    reports: Iterable[DeckReport]
-    if workers > 1:
-        reports = itertools.chain.from_iterable(_pooled(it, job, workers, known, _work))
+    *,
+    format_id: str = "tcg",
+    date: dt.date | None = None,
+    banlist_ref: str | None = None,
+    deck_formats: bool = False,
+    format_files: Iterable[str] = (),
+    points_cap: int | None = None,
+    lang: str | None = None,
+    jobs: int | str = "auto",
+    output: Output | None = None,
+    engine: Engine | None = None,
+) -> tuple[Request, Engine]:
+    """The complete request, and the engine that checks it: the format and the list are
+    chosen here (and ``--out`` checked), so a usage or data error (an unknown format, no
+    list in force, a missing folder) stops the run before any output."""
+    format_files = tuple(format_files)
+    if output is not None and output.out is not None:
+        _check_out(output.out)
+    engine = engine or Engine.open(format_files=format_files)
+    target = engine.target(format_id, date, banlist_ref, points_cap=points_cap, lang=lang)
+    request = Request(
+        tuple(inputs),
+        items,
+        target,
+        output,
+        jobs,
+        deck_formats,
+        banlist_ref,
+        format_files,
+    )
+    return request, engine
+
+
+def reports(request: Request, engine: Engine | None = None) -> Iterator[DeckReport]:
+    """The request's reports in input order, checked in this process or in ``--jobs``
+    workers; the same either way (``request.output`` waivers and ``--only-illegal`` applied
+    when it has one)."""
+    engine = engine or Engine.open(request.db_path, request.format_files)
+    keys: set[str] = set()
+    for payload, _part, kept in runner_for(request, engine).answers():
+        if kept:
+            say(kept, keys)
+        yield from payload  # type: ignore[misc]
+
+
+def execute(
+    request: Request,
+    engine: Engine | None = None,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+) -> int:
+    """Check the request's decks and write its output (default streams: stdout, stderr);
+    the exit code (0 every deck passes, 1 one does not). The card database is opened first:
+    a data error stops the run before any output."""
+    import sys
+
+    output = request.output or Output()
+    if request.output is None:
+        request = request.replace(output=output)
+    engine = engine or Engine.open(request.db_path, request.format_files)
+    engine.cards  # noqa: B018 - opened now, before anything is written
+    out = out if out is not None else sys.stdout
+    err = err if err is not None else sys.stderr
+    if output.out is None:
+        tally = _write(request, engine, out, err)
     else:
-        reports = map(checker or Checker(job), it)
-    take, deck = tally.take, renderer.deck
-    for report in reports:
-        shown = take(report)
-        if shown is not None:
-            deck(shown)
+        tally = _write_file(request, engine, output.out, out)
+    summary = tally.summary
+    meta = request.meta()
+    if tally.rows is not None and output.step_summary is not None:
+        _write_step_summary(output.step_summary, tally.rows, meta, summary, output.strict)
+    if output.sheets is not None:
+        from deckcheck.sheet.files import write_batch_sheets
+
+        target = request.target
+        n, sheet_notes = write_batch_sheets(
+            tally.passed or [], output.sheets, engine.cards, target.date, target.lang
+        )
+        for note in sheet_notes:
+            err.write(note + "\n")
+        err.write(f"{n} sheet{'' if n == 1 else 's'} written to {output.sheets}\n")
+    return exit_code(summary, output.strict)
+
+
+def _write(request: Request, engine: Engine, out: IO[str], err: IO[str]) -> RunTally:
+    """Check the decks and write them through the output's renderer; the run's tally."""
+    assert request.output is not None
+    renderer = request.output.renderer(out, err)
+    renderer.start(request.meta())
+    tally = stream(request, engine, renderer)
+    renderer.finish(tally.summary)
+    out.flush()
+    err.flush()
     return tally
 
 
-def _pooled(
-    items: Iterator[Item] | list[Item],
-    job: Job,
-    workers: int,
-    known: int,
-    work: Any,
-    output: Output | None = None,
-) -> Iterator[Any]:
-    """``work``'s answer for each chunk of decks over ``workers`` processes, at most two
-    chunks a worker in flight (memory stays flat however many decks), in input order; the
-    notes of each chunk's decks are said here before its answer is handed on."""
+def stream(request: Request, engine: Engine, renderer: Any) -> RunTally:
+    """Check the request's decks and write each (waivers applied; with ``--only-illegal``
+    only those that fail) through ``renderer`` (started), in input order, as they come; the
+    run's tally. Over a pool whose workers render, the parent writes their text and merges
+    their tallies' parts: it has nothing to do per deck."""
+    assert request.output is not None
+    tally = request.output.tally()
     keys: set[str] = set()
-    for answer, kept in _answers(items, job, workers, known, work, output):
+    deck = renderer.deck
+    for payload, part, kept in runner_for(request, engine, renderer).answers():
         if kept:
-            _say(kept, keys)
-        yield answer
+            say(kept, keys)
+        if isinstance(payload, str):
+            renderer.write_decks(payload)  # rendered by a worker
+        else:
+            for report in payload:
+                deck(report)
+        tally.merge(part)  # type: ignore[arg-type]
+    return tally
 
 
-def _answers(
-    items: Iterator[Item] | list[Item],
-    job: Job,
-    workers: int,
-    known: int,
-    work: Any,
-    output: Output | None,
-) -> Iterator[Any]:
-    """``_pooled`` without the notes: each chunk's (answer, notes), in input order."""
-    chunk = max(1, min(CHUNK, known // (workers * 4) or 1))
-    initargs = (job,) if output is None else (job, output)
-    from deckcheck import forkpool
-
-    if isinstance(items, list) and forkpool.usable():
-        # A list in memory (the CLI's walk) on Linux: forked workers that take chunk numbers
-        # (no multiprocessing import, no pool threads: start-up is part of every --jobs run)
-        if "-" in items:
-            items = [_stdin_read(i) for i in items]
-        yield from forkpool.imap_chunks(work, items, chunk, workers, _init_worker, initargs)
-        return
-    import multiprocessing
-
-    # fork where there is one: workers start at once with every module already imported
-    # (each opens its own database connection); elsewhere spawn.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    ctx = multiprocessing.get_context(method)
-    window: deque[Any] = deque()
-    it = iter(items)
-    with ctx.Pool(workers, initializer=_init_worker, initargs=initargs) as pool:
-        while True:
-            batch = [_stdin_read(i) for i in itertools.islice(it, chunk)]
-            if batch:
-                window.append(pool.apply_async(work, (batch,)))
-            if window and (not batch or len(window) >= 2 * workers):
-                yield window.popleft().get()
-            if not batch and not window:
-                break
-
-
-def _stdin_read(item: Item) -> Item:
-    """Workers have no stdin: the parent reads ``-`` and hands the bytes over."""
-    if item != "-":
-        return item  # a path, a URL, or stdin bytes already read
-    from deckcheck.decks.source import read_stream_bytes
+def _write_file(request: Request, engine: Engine, path: str, summary_to: IO[str]) -> RunTally:
+    """``_write`` into the file ``path``, all or nothing (``fsio.replacing``: a failed run
+    leaves the file as it was); the summary line goes to ``summary_to``."""
+    from deckcheck import fsio
 
     try:
-        return ("-", read_stream_bytes(sys.stdin.buffer, "<stdin>"))
-    except InputError as exc:
-        return ("!", str(exc).encode())  # reported by the worker as an unreadable deck
+        with (
+            fsio.replacing(path) as tmp,
+            open(tmp, "w", encoding="utf-8", errors="backslashreplace", newline="") as fh,
+        ):
+            tally = _write(request, engine, fh, summary_to)
+    except OSError as exc:
+        raise InputError(f"cannot write the report: {exc.strerror or exc}", where=path) from None
+    return tally
 
 
-@record
-class Request(Record):
-    """What ``deckcheck validate`` was asked: the inputs, the format, list and date."""
+def _check_out(path: str) -> None:
+    """``--out FILE`` can be written: not a folder, in a folder that exists (as every command
+    that writes a file says it, ``decks.write.write_atomic``)."""
+    import os
 
-    inputs: tuple[str, ...]
-    format_id: str = "tcg"
-    banlist_ref: str | None = None
-    date: dt.date | None = None
-    format_files: tuple[str, ...] = ()
-    points_cap: int | None = None
-    lang: str | None = None
-    jobs: int | str = "auto"  # a count, or "auto" (see plan_workers)
-
-    def __init__(
-        self,
-        inputs: tuple[str, ...],
-        format_id: str = "tcg",
-        banlist_ref: str | None = None,
-        date: dt.date | None = None,
-        format_files: tuple[str, ...] = (),
-        points_cap: int | None = None,
-        lang: str | None = None,
-        jobs: int | str = "auto",
-    ) -> None:  # # written out: see model.record
-        d = self.__dict__
-        d["inputs"] = inputs
-        d["format_id"] = format_id
-        d["banlist_ref"] = banlist_ref
-        d["date"] = date
-        d["format_files"] = format_files
-        d["points_cap"] = points_cap
-        d["lang"] = lang
-        d["jobs"] = jobs
-
-
-class Run:
-    """A request made ready: format and list chosen, paths checked, the database open, so a
-    data error stops it before any output starts; ``reports()`` then checks the decks."""
-
-    def __init__(self, req: Request):
-        from deckcheck.formats import get_format, list_for
-        from deckcheck.inputs import check_paths
-
-        self.request = req
-        date = req.date or dt.date.today()
-        fmt = get_format(req.format_id, extra_files=req.format_files)
-        store = None
-        if req.banlist_ref is not None or fmt.at(date).list_family:
-            from deckcheck.formats.catalog import ListStore
-
-            store = ListStore.default()  # one index of the list folders for both look-ups
-        banlist = list_for(fmt.at(date), date, req.banlist_ref, store=store)
-        check_paths(req.inputs)
-        upcoming = None
-        if req.banlist_ref is None and banlist is not None and fmt.at(date).list_family:
-            from deckcheck.rules.upcoming import next_list
-
-            upcoming = next_list(store, banlist.family, date)
-        self.job = Job(
-            fmt, banlist, date, req.points_cap, req.lang, db_path=None, upcoming=upcoming
-        )
-        self.checker = Checker(self.job)
-
-    def meta(self, strict: bool) -> Any:
-        """What the run checks against, as every renderer prints it."""
-        from deckcheck.render.base import Meta
-
-        fmt, banlist = self.job.fmt, self.job.banlist
-        return Meta(
-            format_id=fmt.id,
-            format_name=fmt.name,
-            list_name=banlist.name if banlist else None,
-            list_effective=banlist.effective.isoformat() if banlist else None,
-            date=self.job.date.isoformat(),
-            strict=strict,
-            list_source=(banlist.source or None) if banlist else None,
-            list_date_exact=banlist.date_exact if banlist else None,
+    folder = os.path.dirname(path) or "."
+    if os.path.isdir(path):
+        raise InputError("is a directory", where=path)
+    if not os.path.isdir(folder):
+        raise InputError(
+            f"folder {folder} does not exist (deckcheck creates no folders)", where=path
         )
 
-    def reports(self) -> Iterator[DeckReport]:
-        from deckcheck.inputs import expand_inputs
 
-        items = expand_inputs(self.request.inputs)
-        return run_batch(items, self.job, self.request.jobs, checker=self.checker)
+def _write_step_summary(path: str, rows: list[Any], meta: Any, summary: Any, strict: bool) -> None:
+    from deckcheck.render.github import step_summary
+
+    text = step_summary(rows, meta, summary, strict)
+    try:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise InputError(
+            f"cannot write the step summary: {exc.strerror or exc}", where=path
+        ) from None

@@ -4,7 +4,6 @@ lists; one walker that turns them into items and one loader that reads and resol
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from operator import attrgetter
@@ -213,7 +212,7 @@ class Discovery:
                 yield item
 
 
-def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:  # noqa: ARG001
+def _spec(lines: Iterable[str], gitignore: bool = False) -> Any:
     lines = [ln for ln in lines if ln.strip()]
     if not lines:
         return None
@@ -242,55 +241,6 @@ def expand_inputs(
     return (discovery or Discovery(suffixes=suffixes)).expand(inputs)
 
 
-_HEADER = r"#\s*(format|player)\s*[:=]?\s*(.+?)\s*$"
-
-
-def deck_header(deck: Deck) -> tuple[str | None, str | None]:
-    """The deck's own "#format ID" and "#player NAME" comment lines (before its first card)."""
-    fmt = player = None
-    for line in deck.comments:
-        line = line.strip()
-        # Most comments ("#created by …") start with another ASCII letter: no pattern needed
-        # (nor compiled: about 0.3 ms of a one-deck run).
-        head = line[1:].lstrip()[:1]
-        if line[:1] != "#" or (head.isascii() and head not in "fFpP"):
-            continue
-        m = re.match(_HEADER, line, re.IGNORECASE)  # compiled once, in re's cache
-        if m is None:
-            continue
-        key, value = m.group(1).lower(), m.group(2)
-        if key == "format" and fmt is None and " " not in value:
-            fmt = value.lower()
-        elif key == "player" and player is None:
-            player = value
-    return fmt, player
-
-
-def player_of(deck: Deck) -> str | None:
-    """Who the deck is from: its "#player NAME" line, else its file name without suffix; a
-    deck without a file (ydke://, stdin) falls back to its "#created by NAME" line."""
-    got = deck_header(deck)[1] if deck.comments else None
-    if got:
-        return got
-    src = deck.source
-    if src.startswith(("ydke://", "<")):
-        from deckcheck.validate import created_by  # (an import statement costs per deck)
-
-        return created_by(deck)
-    return file_stem(src) or None
-
-
-def file_stem(path: str) -> str:
-    """``os.path.splitext(os.path.basename(path))[0]``, without the two generic calls per
-    deck where the separator is "/" alone (tests compare the two)."""
-    if os.sep != "/" or os.altsep:
-        return os.path.splitext(os.path.basename(path))[0]
-    name = path.rpartition("/")[2]
-    stem, dot, _ext = name.rpartition(".")
-    # splitext keeps a name whose only dots lead it (".ydk", "..x") whole
-    return stem if dot and stem.strip(".") else name
-
-
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:
     """Deck files named by ``inputs``: files as given, folders searched recursively (sorted
     by path); a missing path or a folder without decks is an ``InputError``."""
@@ -317,18 +267,19 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
     return out
 
 
-def read_item(item: Item) -> Deck:
-    """The deck ``item`` names, as read (text entries not resolved yet)."""
+def read_item(item: Item, ints: dict[str, int] | None = None) -> Deck:
+    """The deck ``item`` names, as read (text entries not resolved yet); ``ints``: the run's
+    passcode table (``decks.ydk.parse_lines``)."""
     if isinstance(item, tuple):  # stdin read by the parent process (--jobs)
         if item[0] == "!":
             raise InputError(item[1].decode())
-        return decks.read_bytes(item[1], "<stdin>")
+        return decks.read_bytes(item[1], "<stdin>", ints=ints)
     if item == "-":
-        return decks.read_stdin()
+        return decks.read_stdin(ints=ints)
     if decks.ydke.is_argument(item):
         return decks.read_string(item, source=item)
     try:
-        return decks.read_path(item)
+        return decks.read_path(item, ints=ints)
     except InputError:
         # A sub-folder the walker could not list: said as such (checked only on failure, no
         # stat per deck).

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.model import STATUS_NAMES, Banlist, Finding
+from deckcheck.records import Record, field, record
 
 if TYPE_CHECKING:
     from deckcheck.model import Deck, Format
@@ -93,8 +93,8 @@ def classify(old: int | None, new: int | None) -> ChangeKind | None:
 # --------------------------------------------------------------------------- diff records
 
 
-@dataclass(frozen=True, slots=True)
-class CardChange:
+@record
+class CardChange(Record):
     """One card whose copy limit (or pool membership) differs between two lists."""
 
     card_id: int
@@ -109,8 +109,8 @@ class CardChange:
         return f"{status_name(self.old)} → {status_name(self.new)}"
 
 
-@dataclass(frozen=True, slots=True)
-class PointsChange:
+@record
+class PointsChange(Record):
     """A card whose points (Genesys) changed; ``None`` means it had / has no points entry."""
 
     card_id: int
@@ -120,8 +120,8 @@ class PointsChange:
     name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class GroupChange:
+@record
+class GroupChange(Record):
     """A group ("Limited 1" style) that appeared, disappeared, or changed limit or members."""
 
     name: str
@@ -132,8 +132,8 @@ class GroupChange:
     cards_removed: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ListDiff:
+@record
+class ListDiff(Record):
     """Everything that differs between ``old`` and ``new``, grouped as an announcement is."""
 
     old: Banlist
@@ -141,7 +141,7 @@ class ListDiff:
     changes: tuple[CardChange, ...] = ()
     points: tuple[PointsChange, ...] = ()
     groups: tuple[GroupChange, ...] = ()
-    by_id: dict[int, CardChange] = field(default_factory=dict, compare=False, repr=False)
+    by_id: dict[int, CardChange] = field(default_factory=dict, compare=False)
 
     @property
     def mode_changed(self) -> bool:
@@ -234,26 +234,29 @@ def _diff_groups(old: Banlist, new: Banlist) -> list[GroupChange]:
             out.append(
                 GroupChange(name, "removed", g_old.limit, None, (), tuple(sorted(g_old.cards)))
             )
-        elif g_old is not None and g_new is not None:
-            if g_old.limit != g_new.limit or g_old.cards != g_new.cards:
-                out.append(
-                    GroupChange(
-                        name,
-                        "changed",
-                        g_old.limit,
-                        g_new.limit,
-                        tuple(sorted(g_new.cards - g_old.cards)),
-                        tuple(sorted(g_old.cards - g_new.cards)),
-                    )
+        elif (
+            g_old is not None
+            and g_new is not None
+            and (g_old.limit != g_new.limit or g_old.cards != g_new.cards)
+        ):
+            out.append(
+                GroupChange(
+                    name,
+                    "changed",
+                    g_old.limit,
+                    g_new.limit,
+                    tuple(sorted(g_new.cards - g_old.cards)),
+                    tuple(sorted(g_old.cards - g_new.cards)),
                 )
+            )
     return out
 
 
 # --------------------------------------------------------------------------- history
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
+@record
+class HistoryEntry(Record):
     """A card's status in one list version."""
 
     family: str
@@ -263,7 +266,7 @@ class HistoryEntry:
     points: int | None = None  # set only for lists that carry points
     first: bool = False
     last: bool = False
-    previous: HistoryEntry | None = field(default=None, compare=False, repr=False)
+    previous: HistoryEntry | None = field(default=None, compare=False)
 
     @property
     def status(self) -> str:
@@ -322,16 +325,16 @@ def appears_in(lists: Iterable[Banlist], card_ids: Iterable[int]) -> bool:
 # --------------------------------------------------------------------------- decks
 
 
-@dataclass(frozen=True, slots=True)
-class DeckCardChange:
+@record
+class DeckCardChange(Record):
     """A card of a deck whose status changed, with the copies the deck plays."""
 
     change: CardChange
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class DeckImpact:
+@record
+class DeckImpact(Record):
     """How a list change affects one deck."""
 
     source: str
@@ -386,13 +389,15 @@ def deck_impact(
     Both validations use the same event date (default: the new list's effective date), so
     the only thing that differs between them is the list.
     """
-    from deckcheck.validate import validate_deck
+    from deckcheck.engine import Engine
+    from deckcheck.validate import Target, validate_deck
 
     when = date or diff.new.effective
     counts = deck_counts(deck, cards.canonical)
     touched = [DeckCardChange(c, counts[c.card_id]) for c in diff.changes if c.card_id in counts]
-    before = validate_deck(deck, fmt, diff.old, cards, date=when)
-    after = validate_deck(deck, fmt, diff.new, cards, date=when)
+    engine = Engine(cards)
+    before = validate_deck(engine, deck, Target(fmt, diff.old, when))
+    after = validate_deck(engine, deck, Target(fmt, diff.new, when))
     seen = {_finding_key(f) for f in before.findings}
     reasons = tuple(f for f in after.findings if _finding_key(f) not in seen)
     still = {_finding_key(f) for f in after.findings}

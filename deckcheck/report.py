@@ -8,14 +8,14 @@ from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import Finding, Record, record
 
 __all__ = [
+    "EXIT_ERROR",
+    "EXIT_ILLEGAL",
+    "EXIT_OK",
     "DeckReport",
-    "Summary",
     "RunTally",
+    "Summary",
     "Waivers",
     "exit_code",
-    "EXIT_OK",
-    "EXIT_ILLEGAL",
-    "EXIT_ERROR",
 ]
 
 
@@ -34,6 +34,10 @@ class DeckReport(Record):
     #: main-deck copies by kind ("monster", "spell", "trap", "other") plus "extra" (Extra Deck)
     composition: dict[str, int] | None = None
     player: str | None = None  # a "#player NAME" line, else "#created by NAME", else the file stem
+    # --- what the deck was checked against, for the outputs (a "#format" line may change it)
+    format_name: str | None = None
+    list_source: str | None = None
+    list_date_exact: bool | None = None
 
     @property
     def errors(self) -> int:
@@ -209,6 +213,14 @@ class Waivers:
 
     def __bool__(self) -> bool:
         return bool(self.ignore or self.select)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Waivers):
+            return NotImplemented
+        return (self.ignore, self.select) == (other.ignore, other.select)
+
+    def __hash__(self) -> int:
+        return hash((self.ignore, self.select))
 
     def waives(self, code: str) -> bool:
         if self.select and not code.startswith(self.select):

@@ -15,23 +15,21 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deckcheck.model import Banlist, Format
+from deckcheck.records import Record, record
+from deckcheck.validate import Target
 
 
-@dataclass(frozen=True)
-class CheckData:
-    """Everything a worker needs, shipped once: the format, the list and the card table."""
+@record
+class CheckData(Record):
+    """Everything a worker needs, shipped once: what decks are checked against (the format,
+    the list in force, the date, the next announced list: DC601, as validate checks it) and
+    the card table."""
 
-    fmt: Format
-    banlist: Banlist | None
-    date: dt.date
+    target: Target
     cards: Any  # carddb.snapshot.CardSnapshot
-    points_cap: int | None = None
-    upcoming: Banlist | None = None  # the next announced list (DC601), as validate checks it
 
 
 def prepare(
@@ -41,48 +39,28 @@ def prepare(
     db_path: str | None = None,
 ) -> CheckData:
     """Format, list in force and the whole card table, read here once (the client side)."""
-    from deckcheck.carddb import open_db
     from deckcheck.carddb.snapshot import CardSnapshot
-    from deckcheck.formats import get_format, list_for
+    from deckcheck.engine import Engine
 
-    day = date or dt.date.today()
-    fmt = get_format(format_id)
-    banlist = list_for(fmt.at(day), day, banlist_ref)
-    upcoming = None
-    if banlist_ref is None and banlist is not None and fmt.at(day).list_family:
-        from deckcheck.formats.catalog import ListStore
-        from deckcheck.rules.upcoming import next_list
-
-        upcoming = next_list(ListStore.default(), banlist.family, day)
-    db = open_db(db_path) if db_path else open_db()
-    return CheckData(fmt, banlist, day, CardSnapshot.of(db), upcoming=upcoming)
+    engine = Engine.open(db_path)
+    target = engine.target(format_id, date, banlist_ref)
+    return CheckData(target, CardSnapshot.of(engine.cards))
 
 
-def verdict(ydke: str, data: CheckData, deck_id: Any = None) -> dict[str, Any]:
-    """The verdict row of one ydke link (an unreadable link is an illegal deck, DC101)."""
+def verdict(ydke: str, data: CheckData, deck_id: Any = None, engine: Any = None) -> dict[str, Any]:
+    """The verdict row of one ydke link (an unreadable link is an illegal deck, DC101);
+    ``engine``: the ``Engine`` over ``data.cards`` of the rows checked before (a fresh one
+    when None)."""
     from deckcheck.decks import ydke as ydke_reader
+    from deckcheck.engine import Engine
     from deckcheck.errors import InputError
     from deckcheck.validate import unreadable, validate_deck
 
+    engine = engine or Engine(data.cards)
     try:
-        deck = ydke_reader.parse(ydke)
-        report = validate_deck(
-            deck, data.fmt, data.banlist, data.cards, date=data.date, points_cap=data.points_cap
-        )
-        if data.upcoming is not None and report.legal:  # as deckcheck validate does (DC601)
-            from deckcheck.rules.upcoming import compare
-
-            later = validate_deck(
-                deck,
-                data.fmt,
-                data.upcoming,
-                data.cards,
-                date=data.upcoming.effective,
-                points_cap=data.points_cap,
-            )
-            report = compare(report, later, data.upcoming)
+        report = validate_deck(engine, ydke_reader.parse(ydke), data.target)
     except InputError as exc:
-        report = unreadable(ydke, f"cannot read the deck: {exc}", data.fmt, data.banlist)
+        report = unreadable(ydke, f"cannot read the deck: {exc}", data.target)
     return {
         "id": deck_id,
         "legal": report.legal,
@@ -95,9 +73,13 @@ def verdict(ydke: str, data: CheckData, deck_id: Any = None) -> dict[str, Any]:
 def check_rows(
     rows: Iterable[dict[str, Any]], data: CheckData, column: str = "ydke", id_column: str = "id"
 ) -> Iterator[dict[str, Any]]:
-    """Verdict rows for table rows (dicts), in order; a row without the column is DC101."""
+    """Verdict rows for table rows (dicts), in order, with one engine; a row without the
+    column is DC101."""
+    from deckcheck.engine import Engine
+
+    engine = Engine(data.cards)
     for row in rows:
-        yield verdict(str(row.get(column, "")), data, row.get(id_column))
+        yield verdict(str(row.get(column, "")), data, row.get(id_column), engine)
 
 
 def _partition(lines: Iterable[str], data: CheckData, column: str, id_column: str) -> list[str]:

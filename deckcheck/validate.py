@@ -1,25 +1,26 @@
-"""The validation engine: one deck, one format, one list, one date -> a ``DeckReport``.
+"""The validation engine: one deck against one target (format, list, date) -> a ``DeckReport``.
 
 Public API::
 
-    validate_deck(deck, fmt, banlist, cards, *, date, points_cap=None, names=None) -> DeckReport
+    validate_deck(engine, deck, target) -> DeckReport
 
-A pure function of its inputs: it opens no file and fetches nothing. ``cards`` is anything
-with ``get(id) -> Card | None`` (the card database, or a dict-backed stub in tests).
-Every rule in ``deckcheck.rules.RULES`` runs; checking never stops at the first problem.
+``engine`` is a ``deckcheck.engine.Engine`` (one per run: its card source, and what checking
+has learnt so far, ``Learnt``); ``target`` a ``Target`` (``Engine.target`` builds one).
+A pure function given the engine: it opens no file and fetches nothing. Every rule in
+``deckcheck.rules.RULES`` runs; checking never stops at the first problem.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections import _count_elements  # type: ignore[attr-defined]
+from collections import Counter
 from collections.abc import Callable
-from functools import lru_cache
 from operator import attrgetter, is_
-from typing import Any
+from typing import Any, Protocol
 
 from deckcheck.codes import REGISTRY, finding
-from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format
+from deckcheck.decks.header import created_by
+from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format, Record, record
 from deckcheck.report import DeckReport
 from deckcheck.rules import RULES
 from deckcheck.rules._base import (
@@ -29,8 +30,10 @@ from deckcheck.rules._base import (
     CardSource,
     Context,
     Counted,
+    Memo,
     Tally,
 )
+from deckcheck.rules.upcoming import compare
 
 _SECTION_ORDER = {None: 0, "main": 1, "extra": 2, "side": 3}
 
@@ -57,59 +60,165 @@ _BUCKET = {
 _card_id = attrgetter("card_id")
 _count = attrgetter("count")
 
-# What the engine has learnt about each passcode in this process, for C-level set and map
-# operations over a deck's passcodes instead of Python work per card. Good only for the very
-# card it was learnt from: every deck's cards are compared with ``_SEEN`` first (one list
-# comparison, identity first), and a passcode that comes back as a different card is
-# forgotten and moves ``_EPOCH`` on, which resets the rules' own per-card answers
-# (``rules._base.Memo``). ``_SEEN`` is written last, so a card is never seen before what
-# was learnt from it is in place.
-_SEEN: dict[int, Card] = {}  # passcode -> the card learnt from
-_ALIASED: dict[int, int] = {}  # passcode -> canonical, for cards that count as another
-_SPECIAL: dict[int, int] = {}  # passcode -> HAS_TOKEN or HAS_SKILL
-_BUCKETS: dict[int, str] = {}  # passcode -> its Main Deck composition bucket, or "skill"
-_ORDINARY: set[int] = set()  # passcodes of neither _ALIASED nor _SPECIAL
-_EPOCH = [0]
+
+@record
+class Target(Record):
+    """What a deck is checked against: the format (as defined; checked as it is on ``date``),
+    its list in force (None: the format has none), the event date, a points cap overriding
+    the format's, the language of card names in messages (None or "en": the cards' own
+    English names) and the next announced list (a legal deck is checked against it too,
+    DC601; None: no list announced, or a list was named)."""
+
+    fmt: Format
+    banlist: Banlist | None
+    date: dt.date
+    points_cap: int | None = None
+    lang: str | None = None
+    upcoming: Banlist | None = None
+    #: what the run knows of the format's video game (``rules.pool.GamePool``, DC504/DC502;
+    #: None: the cards' own data) and the newest installed list of the format's family
+    #: (DC602; None: a list was named, or none)
+    game: Any = None
+    newest: Banlist | None = None
 
 
-def _learn(ids: dict[int, int], cards: list[Card | None]) -> None:
-    for cid, card in zip(ids, cards, strict=True):
-        old = _SEEN.get(cid)
-        if old is card:
-            continue
-        if old is not None and card is not None and old == card:
-            _SEEN[cid] = card  # the same fields (another database object): what was learnt
-            continue  # holds, and the next deck's comparison is by identity again
-        if old is not None:  # another card for a passcode learnt before: forget it
-            _EPOCH[0] += 1
-            del _SEEN[cid]
-            _ORDINARY.discard(cid)
-            _ALIASED.pop(cid, None)
-            _SPECIAL.pop(cid, None)
-            _BUCKETS.pop(cid, None)
-        if card is None:
-            continue
-        kind = card.kind
-        if card.canonical != cid:
-            _ALIASED[cid] = card.canonical
-        if kind == "token":
-            _SPECIAL[cid] = HAS_TOKEN
-        elif kind == "skill":
-            _SPECIAL[cid] = HAS_SKILL
-        _BUCKETS[cid] = "skill" if kind == "skill" else _BUCKET.get(kind, "other")
-        if card.canonical == cid and kind not in ("token", "skill"):
-            _ORDINARY.add(cid)
-        _SEEN[cid] = card
+class EngineLike(Protocol):
+    """What ``validate_deck`` reads of its engine (``deckcheck.engine.Engine``): the card
+    source, what the engine has learnt, and card names in a language."""
+
+    @property
+    def cards(self) -> CardSource: ...
+
+    @property
+    def learnt(self) -> Learnt: ...
+
+    def names(self, lang: str | None) -> Callable[[int], str] | None: ...
 
 
-def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) -> dict[str, int]:
+class Learnt:
+    """What one engine has learnt while checking decks, kept for the next deck: per passcode,
+    the card it was learnt from and what the tally needs of it (for C-level set and map
+    operations over a deck's passcodes instead of Python work per card); the rules' per-card
+    answers (``rules._base.Memo``, by rule); the format as it is on a date; the rules not
+    idle for a format, list and date.
+
+    What is known of a passcode is good only for the very card it was learnt from: every
+    deck's cards are compared with ``seen`` first (identity first), and a passcode that comes
+    back as a different card is forgotten and moves ``epoch`` on, which resets the rules'
+    per-passcode answers. ``seen`` is written last, so a card is never seen before what was
+    learnt from it is in place.
+    """
+
+    __slots__ = (
+        "seen",
+        "aliased",
+        "special",
+        "buckets",
+        "ordinary",
+        "epoch",
+        "memos",
+        "_at",
+        "_rules",
+        "_rules_of",
+        "_active",
+    )
+
+    def __init__(self) -> None:
+        self.seen: dict[int, Card] = {}  # passcode -> the card learnt from
+        self.aliased: dict[int, int] = {}  # passcode -> canonical, for cards that count as another
+        self.special: dict[int, int] = {}  # passcode -> HAS_TOKEN or HAS_SKILL
+        self.buckets: dict[
+            int, str
+        ] = {}  # passcode -> its Main Deck composition bucket, or "skill"
+        self.ordinary: set[int] = set()  # passcodes of neither ``aliased`` nor ``special``
+        self.epoch = 0
+        self.memos: dict[str, Memo] = {}  # a rule's memo by its name (``Context.memo``)
+        #: (format, date, format as it is on that date): a batch checks every deck against
+        #: the same pair
+        self._at: tuple[Format, dt.date, Format] | None = None
+        self._rules: list[tuple[str, Any, frozenset[str]]] = []
+        self._rules_of: dict[str, Any] = {}  # the RULES that ``_rules`` was built from
+        #: (format, list, date, points cap, the rules not idle for them), the last used first
+        self._active: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = []
+
+    def learn(self, ids: dict[int, int], cards: list[Card | None]) -> None:
+        """Learn the cards of a deck's passcodes (``ids``' keys, in order) not seen as such."""
+        seen = self.seen
+        for cid, card in zip(ids, cards, strict=True):
+            old = seen.get(cid)
+            if old is card:
+                continue
+            if old is not None and card is not None and old == card:
+                seen[cid] = card  # the same fields (another database object): what was learnt
+                continue  # holds, and the next deck's comparison is by identity again
+            if old is not None:  # another card for a passcode learnt before: forget it
+                self.epoch += 1
+                del seen[cid]
+                self.ordinary.discard(cid)
+                self.aliased.pop(cid, None)
+                self.special.pop(cid, None)
+                self.buckets.pop(cid, None)
+            if card is None:
+                continue
+            kind = card.kind
+            if card.canonical != cid:
+                self.aliased[cid] = card.canonical
+            if kind == "token":
+                self.special[cid] = HAS_TOKEN
+            elif kind == "skill":
+                self.special[cid] = HAS_SKILL
+            self.buckets[cid] = "skill" if kind == "skill" else _BUCKET.get(kind, "other")
+            if card.canonical == cid and kind not in ("token", "skill"):
+                self.ordinary.add(cid)
+            seen[cid] = card
+
+    def format_at(self, fmt: Format, date: dt.date) -> Format:
+        """``fmt.at(date)``, the last pair remembered (Format objects are immutable)."""
+        got = self._at
+        if got is not None and got[0] is fmt and got[1] == date:
+            return got[2]
+        at = fmt.at(date)
+        self._at = (fmt, date, at)
+        return at
+
+    def rules(self) -> list[tuple[str, Any, frozenset[str]]]:
+        """(name, module, codes it owns) per rule; built again when ``RULES`` changes (tests)."""
+        if self._rules_of != RULES:  # one C-level dict comparison per deck
+            self._rules = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+            self._rules_of = dict(RULES)
+            self._active.clear()
+        return self._rules
+
+    def active(
+        self, fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None
+    ) -> list[tuple[str, Any, frozenset[str]]]:
+        """``rules()`` without the rules whose ``idle(fmt, banlist, date, points_cap)`` says
+        they yield nothing for any deck (a Genesys points rule in TCG, a group rule for a
+        list without groups): one generator fewer each, per deck."""
+        every = self.rules()
+        for f, b, d, p, got in self._active:
+            if f is fmt and b is banlist and d == date and p == points_cap:
+                return got
+        got = [
+            r
+            for r in every
+            if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date, points_cap))
+        ]
+        self._active.insert(0, (fmt, banlist, date, points_cap, got))
+        del self._active[4:]  # with an announced list, each legal deck is checked twice
+        return got
+
+
+def _tally(
+    ctx: Context, cards: CardSource, names: Callable[[int], str] | None, learnt: Learnt
+) -> dict[str, int]:
     """Resolve every entry once and count copies by canonical card (shared by all rules);
     returns the deck's composition (see ``composition``), counted on the same pass.
 
     A deck of one copy per line (a ``.ydk`` or ydke deck) is counted with C loops over its
     passcodes (a packed deck's arrays are read as they are), each distinct card looked up
     once (``get_many`` when the source has it), and what is known of each card read from
-    what the engine learnt (``_SEEN``): ``Context.counted``. The ``Tally`` objects are built
+    what the engine learnt (``learnt``): ``Context.counted``. The ``Tally`` objects are built
     only when a rule reads ``ctx.tallies``/``printings`` (or one by one: ``ctx.tally``).
     A deck with a line of several copies or an unresolved name (text lists) is tallied line
     by line (``_tally_lines``).
@@ -127,40 +236,40 @@ def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) 
         if None in ids or not set(map(_count, every)) <= _ONE:
             return _tally_lines(ctx, cards, names)
         nm, ne, rows = len(main), len(extra), None
-    # Counting by passcode into plain dicts (first-seen order): ``_count_elements`` is the C
-    # loop of ``Counter``, without Counter's Python-level constructor.
-    copies: dict[int, int] = {}
-    _count_elements(copies, ids)
+    copies: dict[int, int] = Counter(ids)  # passcode -> copies, first-seen order
     many = getattr(cards, "get_many", None)
     card_of: dict[int, Card | None] = (
         many(copies) if many is not None else dict(zip(copies, map(cards.get, copies), strict=True))
     )
+    seen = learnt.seen
     # the very cards learnt (by identity: comparing records field by field costs more)
-    if not all(map(is_, map(_SEEN.get, copies), card_of.values())):
-        _learn(copies, list(card_of.values()))
+    if not all(map(is_, map(seen.get, copies), card_of.values())):
+        learnt.learn(copies, list(card_of.values()))
     # (``keys() <=`` looks each key up; ``set.issuperset(dict)`` would build a set first)
-    if copies.keys() <= _ORDINARY:  # known cards, each its own canonical card, no specials
+    if copies.keys() <= learnt.ordinary:  # known cards, each its own canonical card, no specials
         flags = 0
         by_canonical = copies
     else:
         # unknown cards are the passcodes not learnt (``None in found`` would call each
         # card's ``__eq__``)
-        flags = 0 if _SEEN.keys() >= copies.keys() else HAS_UNKNOWN
-        if not _SPECIAL.keys().isdisjoint(copies):
+        flags = 0 if seen.keys() >= copies.keys() else HAS_UNKNOWN
+        special = learnt.special
+        if not special.keys().isdisjoint(copies):
             for cid in copies:
-                flags |= _SPECIAL.get(cid, 0)
-        if _ALIASED.keys().isdisjoint(copies):
+                flags |= special.get(cid, 0)
+        aliased = learnt.aliased
+        if aliased.keys().isdisjoint(copies):
             by_canonical = copies  # every card is its own canonical card
-        else:  # by canonical card (a passcode not in _ALIASED is its own), first-seen order
-            by_canonical = {}
-            _count_elements(by_canonical, map(_ALIASED.get, ids, ids))
-    buckets: dict[str | None, int] = {}
-    _count_elements(buckets, map(_BUCKETS.get, ids[:nm]))  # None: an unknown card
+        else:  # by canonical card (a passcode not in ``aliased`` is its own), first-seen order
+            by_canonical = Counter(map(aliased.get, ids, ids))
+    kinds = list(map(learnt.buckets.get, ids[:nm]))  # the Main Deck's (None: unknown card)
+    monsters, spells, traps = kinds.count("monster"), kinds.count("spell"), kinds.count("trap")
+    skills = kinds.count("skill") if flags & HAS_SKILL else 0
     comp = {
-        "monster": buckets.get("monster", 0),
-        "spell": buckets.get("spell", 0),
-        "trap": buckets.get("trap", 0),
-        "other": buckets.get("other", 0) + buckets.get(None, 0),
+        "monster": monsters,
+        "spell": spells,
+        "trap": traps,
+        "other": nm - monsters - spells - traps - skills,  # tokens, unknown cards, others
         "extra": ne,
     }
     counted = ctx.counted = Counted(
@@ -168,7 +277,7 @@ def _tally(ctx: Context, cards: CardSource, names: Callable[[int], str] | None) 
     )
     ctx._tallies = ctx._printings = None  # built when first read
     ctx.flags = flags
-    ctx.epoch = _EPOCH[0]
+    ctx.epoch = learnt.epoch
     ctx.defer_entries(counted)  # built only if a rule reads ctx.entries
     counts = ctx.counts = {"main": nm, "extra": ne, "side": len(ids) - nm - ne}
     if flags & HAS_SKILL:  # skill cards are not counted in any section
@@ -255,91 +364,50 @@ def _tally_lines(
     return comp
 
 
-# (format, date) -> format.at(date): a batch checks every deck against the same pair.
-_AT: list[tuple[Format, dt.date, Format]] = []
-_RULES: list[tuple[str, Any, frozenset[str]]] = []
-
-
-def _format_at(fmt: Format, date: dt.date) -> Format:
-    for f, d, got in _AT:
-        if f is fmt and d == date:
-            return got
-    got = fmt.at(date)
-    _AT[:] = [(fmt, date, got)]  # the last pair only: Format objects are immutable
-    return got
-
-
-_RULES_OF: list[dict[str, Any]] = [{}]  # the RULES that _RULES was built from
-#: (format, list, date, points cap, the rules not idle for them), the last used first
-_ACTIVE: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = []
-
-
-def _rules() -> list[tuple[str, Any, frozenset[str]]]:
-    """(name, module, codes it owns) per rule; rebuilt when ``RULES`` changes (tests)."""
-    if RULES != _RULES_OF[0]:  # one C-level dict comparison per deck
-        _RULES[:] = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
-        _RULES_OF[0] = dict(RULES)
-        _ACTIVE.clear()
-    return _RULES
-
-
-def _active(
-    fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None
-) -> list[tuple[str, Any, frozenset[str]]]:
-    """``_rules()`` without the rules whose ``idle(fmt, banlist, date, points_cap)`` says
-    they yield nothing for any deck (a Genesys points rule in TCG, a group rule for a list
-    without groups): one generator fewer each, per deck."""
-    every = _rules()
-    for f, b, d, p, got in _ACTIVE:
-        if f is fmt and b is banlist and d == date and p == points_cap:
-            return got
-    got = [
-        r
-        for r in every
-        if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date, points_cap))
-    ]
-    _ACTIVE.insert(0, (fmt, banlist, date, points_cap, got))
-    del _ACTIVE[4:]  # with an announced list, each legal deck is checked twice (two keys)
-    return got
-
-
 def validate_deck(
-    deck: Deck,
-    fmt: Format,
-    banlist: Banlist | None,
-    cards: CardSource,
-    *,
-    date: dt.date,
-    points_cap: int | None = None,
-    names: Callable[[int], str] | None = None,
+    engine: EngineLike, deck: Deck, target: Target, *, player: str | None = None
 ) -> DeckReport:
-    """Check ``deck`` against ``fmt`` (as in force on ``date``) and ``banlist``.
+    """Check ``deck`` against ``target``: its format as in force on its date, its list, its
+    points cap; a legal deck against the next announced list too (DC601, a warning).
 
-    ``banlist`` is the list in force (None for formats without a list); ``points_cap``
-    overrides the format's cap; ``names(canonical_id)`` gives display names in another
-    language. Read problems already in ``deck.findings`` are kept; findings come back sorted
-    by section, line and code. The deck is legal when no finding is an error.
+    A pure function given the engine: it opens no file and fetches nothing, and what the
+    engine has learnt only spares work (another engine gives the same report). Read problems
+    already in ``deck.findings`` are kept; findings come back sorted by section, line and
+    code. The deck is legal when no finding is an error. ``player`` names who the deck is
+    from (None: its "#created by" line; ``validate`` names it with ``decks.header.player_of``).
     """
-    return check_deck(deck, fmt, banlist, cards, date, points_cap, names, created_by(deck))
+    if player is None:
+        player = created_by(deck)
+    names = engine.names(target.lang)
+    report = _check(engine, deck, target, target.banlist, target.date, names, player)
+    upcoming = target.upcoming
+    if upcoming is not None and report.legal:
+        later = _check(engine, deck, target, upcoming, upcoming.effective, names, player)
+        report = compare(report, later, upcoming)
+    return report
 
 
-def check_deck(
+def _check(
+    engine: EngineLike,
     deck: Deck,
-    fmt: Format,
+    target: Target,
     banlist: Banlist | None,
-    cards: CardSource,
     date: dt.date,
-    points_cap: int | None,
     names: Callable[[int], str] | None,
     player: str | None,
 ) -> DeckReport:
-    """``validate_deck`` with the report's ``player`` given (the batch names it from the file,
-    and building the report once is cheaper than replacing a field afterwards)."""
-    fmt_at = _format_at(fmt, date)
-    ctx = Context(deck, fmt_at, banlist, date, points_cap)
-    comp = _tally(ctx, cards, names)
+    """The report of ``deck`` against ``target``'s format on ``date`` with ``banlist``."""
+    learnt = engine.learnt
+    fmt = target.fmt
+    fmt_at = learnt.format_at(fmt, date)
+    points_cap = target.points_cap
+    ctx = Context(deck, fmt_at, banlist, date, points_cap, learnt.memos)
+    ctx.game = target.game
+    if banlist is target.banlist:  # not for the check against the next announced list
+        ctx.newest = target.newest
+    comp = _tally(ctx, engine.cards, names, learnt)
     findings = list(deck.findings)
-    for name, module, owned in _active(fmt_at, banlist, date, points_cap):
+    for name, module, owned in learnt.active(fmt_at, banlist, date, points_cap):
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)
@@ -353,29 +421,21 @@ def check_deck(
         tuple(findings),
         fmt.id,
         banlist.name if banlist else None,
-        _iso(banlist.effective) if banlist else None,
+        banlist.effective.isoformat() if banlist else None,
         comp,
         player,
+        fmt.name,
+        (banlist.source or None) if banlist else None,
+        banlist.date_exact if banlist else None,
     )
-
-
-@lru_cache(maxsize=64)
-def _iso(day: dt.date) -> str:
-    """``day.isoformat()``, remembered (a batch asks for its list's date on every deck)."""
-    return day.isoformat()
 
 
 def _legal(findings: list[Finding]) -> bool:
     """No finding is an error."""
-    for f in findings:
-        if f.severity == "error":
-            return False
-    return True
+    return all(f.severity != "error" for f in findings)
 
 
 # --- composition and player for the HTML report (issue 17) ---------------------------------
-
-_PLACEHOLDER_PLAYERS = {"", "player", "...", "…", "unknown"}
 
 
 def composition(ctx: Context) -> dict[str, int]:
@@ -395,23 +455,19 @@ def composition(ctx: Context) -> dict[str, int]:
     return out
 
 
-def created_by(deck: Deck) -> str | None:
-    """The name of a ``#created by NAME`` header (YGOPro/EDOPro write it), unless a placeholder."""
-    for line in deck.comments:
-        if line[:12].lower() == "#created by ":
-            name = line[12:].strip()
-            return None if name.lower() in _PLACEHOLDER_PLAYERS else name
-    return None
-
-
-def unreadable(source: str, message: str, fmt: Format, banlist: Banlist | None) -> DeckReport:
+def unreadable(source: str, message: str, target: Target, player: str | None = None) -> DeckReport:
     """The report for a deck that cannot be read at all: one DC101 finding, the run goes on."""
+    banlist = target.banlist
     return DeckReport(
         input=source,
         legal=False,
         counts={"main": 0, "extra": 0, "side": 0},
         findings=(finding("DC101", message),),
-        format_id=fmt.id,
+        format_id=target.fmt.id,
         list_name=banlist.name if banlist else None,
         list_effective=banlist.effective.isoformat() if banlist else None,
+        player=player,
+        format_name=target.fmt.name,
+        list_source=(banlist.source or None) if banlist else None,
+        list_date_exact=banlist.date_exact if banlist else None,
     )

@@ -304,6 +304,10 @@ class Browser:
         self.close()
 
 
+#: the attributes whose value a browser fetches
+_FETCHING_ATTRS = ("src", "href", "action", "xlink:href", "poster", "data", "srcset")
+
+
 class _Refs(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -315,9 +319,8 @@ class _Refs(HTMLParser):
             self.refs.append(f"<{tag}>")
         for name, value in attrs:
             value = value or ""
-            if name in ("src", "href", "action", "xlink:href", "poster", "data", "srcset"):
-                if not value.startswith("#"):
-                    self.refs.append(f"{name}={value}")
+            if name in _FETCHING_ATTRS and not value.startswith("#"):
+                self.refs.append(f"{name}={value}")
             if name == "style":
                 self._css(value)
         self._in = tag if tag in ("style", "script") else None

@@ -15,7 +15,7 @@ def _readme() -> str:
 
 
 def test_help_block_matches_real_output() -> None:
-    m = re.search(r"<!-- help:deckcheck -->\n```text\n(.*?)```", _readme(), re.S)
+    m = re.search(r"<!-- help:deckcheck -->\n```text\n(.*?)```", _readme(), re.DOTALL)
     assert m, "README lacks the '<!-- help:deckcheck -->' block"
     result = CliRunner(env={"COLUMNS": "100"}).invoke(cli, ["--help"], prog_name="deckcheck")
     assert result.exit_code == 0

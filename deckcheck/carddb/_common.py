@@ -160,9 +160,7 @@ def compute_keys(conn: sqlite3.Connection) -> dict[int, tuple[int, int]]:
     shown = {cid: display_name(cid, akind, en, cen) for cid, _c, akind, en, cen in rows}
     out: dict[int, tuple[int, int]] = {}
     for cid, canon, akind, _en, _cen in rows:
-        if akind == "artwork":
-            nkey = canon
-        elif canon != cid and canon in shown and shown[canon] == shown[cid]:
+        if akind == "artwork" or (canon != cid and canon in shown and shown[canon] == shown[cid]):
             nkey = canon
         else:
             nkey = cid

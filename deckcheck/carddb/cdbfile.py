@@ -8,12 +8,12 @@ import os
 import re
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deckcheck.carddb import _common as common
 from deckcheck.errors import InputError
+from deckcheck.records import Record, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 
 _DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
@@ -31,8 +31,8 @@ MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
 _PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 
 
-@dataclass(slots=True)
-class Plan:
+@record(frozen=False, slots=True)
+class Plan(Record):
     path: Path
     kind: str  # cards | names
     lang: str | None
@@ -138,7 +138,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
                 "(expected tables datas and texts)",
                 where=where,
             )
-        if "texts" in needed and not _TEXTS_COLUMNS <= columns(conn, "texts"):
+        if "texts" in needed and not columns(conn, "texts") >= _TEXTS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table texts lacks column(s) "
                 f"{', '.join(sorted(_TEXTS_COLUMNS - columns(conn, 'texts')))}",
@@ -147,7 +147,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
         if file_lang:
             return Plan(path, "names", file_lang, None, False)
         have = columns(conn, "datas")
-        if not _DATAS_COLUMNS <= have:
+        if not have >= _DATAS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table datas lacks column(s) "
                 f"{', '.join(sorted(_DATAS_COLUMNS - have))}",

@@ -37,7 +37,7 @@ def config(config_path: str | None, output: str) -> int:
         }
         click.echo(to_json(data))
         return EXIT_OK
-    click.echo(f"config file: {cfg.path if cfg.path else 'none found'}")
+    click.echo(f"config file: {cfg.path or 'none found'}")
     width = max(len(k) for k, _, _ in rows)
     for key, value, origin in rows:
         shown = _show(key, value)

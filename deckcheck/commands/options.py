@@ -28,16 +28,16 @@ def parse_date(value: str | None, hint: str = "--date") -> dt.date:
 
 def format_option(
     default: str | None = "tcg", help: str = "Format id; `deckcheck formats` lists them.", **kw: Any
-) -> Callable[[F], F]:  # noqa: A002
+) -> Callable[[F], F]:
     return click.option("-f", "--format", "format_id", default=default, help=help, **kw)
 
 
-def date_option(help: str = "Event date (default: today).", **kw: Any) -> Callable[[F], F]:  # noqa: A002
+def date_option(help: str = "Event date (default: today).", **kw: Any) -> Callable[[F], F]:
     kw.setdefault("metavar", "YYYY-MM-DD")
     return click.option("-d", "--date", "date_text", default=None, help=help, **kw)
 
 
-def banlist_option(help: str, **kw: Any) -> Callable[[F], F]:  # noqa: A002
+def banlist_option(help: str, **kw: Any) -> Callable[[F], F]:
     return click.option("-b", "--banlist", "banlist_ref", metavar="REF", help=help, **kw)
 
 
@@ -99,7 +99,7 @@ def out_option(
     help: str = "Write here (default: stdout).",
     old: Sequence[str] = ("-o", "--output"),
     **kw: Any,
-) -> Callable[[F], F]:  # noqa: A002
+) -> Callable[[F], F]:
     """``--out FILE`` for a command that writes a file, still taking the old ``old`` spelling."""
 
     def deco(f: F) -> F:
@@ -109,5 +109,5 @@ def out_option(
     return deco
 
 
-def names_option(default: bool, help: str) -> Callable[[F], F]:  # noqa: A002
+def names_option(default: bool, help: str) -> Callable[[F], F]:
     return click.option("--names/--no-names", default=default, help=help)

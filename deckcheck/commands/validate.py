@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 import click
 
@@ -18,7 +17,7 @@ from deckcheck.commands.options import (
     parse_date,
 )
 from deckcheck.errors import DataError, DeckcheckError, InputError
-from deckcheck.report import Row, Summary, Waivers, exit_code
+from deckcheck.report import Waivers
 
 
 class _Jobs(click.ParamType):
@@ -155,6 +154,14 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
     "data once when none is installed, accept no decks.",
 )
 @click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Write the report (any -o kind) to FILE, all or nothing; the summary line then goes "
+    "to stdout.",
+)
+@click.option(
     "--sheets",
     "sheets_dir",
     type=click.Path(file_okay=False),
@@ -183,13 +190,13 @@ def validate(
     csv_decks: bool,
     config_path: str | None,
     pre_commit: bool,
+    out_file: str | None = None,
     sheets_dir: str | None = None,
 ) -> int:
     """Check decks (files, folders, ydke:// URLs, - for stdin) against a format and its list."""
+    from deckcheck import batch, render
     from deckcheck import config as config_mod
-    from deckcheck import render
-    from deckcheck.batch import Output, Request, Run, run_output
-    from deckcheck.inputs import Discovery, check_paths
+    from deckcheck.inputs import Discovery
 
     cfg = config_mod.load(path=config_path)
 
@@ -216,10 +223,7 @@ def validate(
         exclude or cfg.get("exclude"),
         base=cfg.folder if not (include or exclude) else None,
     )
-    check_paths(inputs)
-    if sheets_dir is not None and not os.path.isdir(sheets_dir):
-        raise InputError("no such folder for --sheets", where=sheets_dir)
-    items = list(discovery.expand(inputs, filter_files=pre_commit))
+    items = batch.walk(inputs, discovery, filter_files=pre_commit, sheets=sheets_dir)
     if not items:
         if allow_empty:
             return _empty(inputs, pre_commit)
@@ -229,53 +233,35 @@ def validate(
         )
     if pre_commit:
         _install_data_once()
-
-    # The request names the inputs as given (paths checked); the walk's items are run below.
-    req = Request(
-        inputs, format_id, banlist_ref, parse_date(date_text), format_files, points_cap, lang, jobs
-    )
-    run = Run(req)  # a data error stops here, before any output
-    run.job = run.job.replace(
-        deck_formats=not given("format_id"), banlist_ref=banlist_ref, format_files=format_files
-    )
-    run.checker.job = run.job
     kind = output or render.default_kind()
     out, err = render.escaping(sys.stdout), render.escaping(sys.stderr)
     color_choice = click.get_current_context().meta.get("deckcheck.color", "auto")  # --color
-    color = kind == "text" and render.use_color(out, color_choice)
-    meta = run.meta(strict)
-    spec = Output(
+    spec = batch.Output(
         kind,
-        meta,
-        waivers,
-        color=color,
+        color=kind == "text" and out_file is None and render.use_color(out, color_choice),
         per_deck=csv_decks,
         strict=strict,
         only_illegal=only_illegal,
-        sheets=sheets_dir is not None,
-        rows=_step_summary() is not None,
+        waivers=waivers,
+        sheets=sheets_dir,
+        step_summary=_step_summary(),
+        out=out_file,
     )
-    renderer = spec.renderer(out, err)
-    renderer.start(meta)
+    request, engine = batch.plan(  # a usage or data error stops here, before any output
+        inputs,
+        items,
+        format_id=format_id,
+        date=parse_date(date_text),
+        banlist_ref=banlist_ref,
+        deck_formats=not given("format_id"),
+        format_files=format_files,
+        points_cap=points_cap,
+        lang=lang,
+        jobs=jobs,
+        output=spec,
+    )
     startup.resume()  # start-up done: collection on for the decks (deckcheck.startup)
-    tally = run_output(items, run.job, jobs, spec, renderer, checker=run.checker)
-    summary = tally.summary
-    renderer.finish(summary)
-    out.flush()
-    err.flush()
-    if tally.rows is not None:
-        _write_step_summary(tally.rows, meta, summary, strict)
-    if sheets_dir is not None:
-        from deckcheck.sheet.files import write_batch_sheets
-
-        n, sheet_notes = write_batch_sheets(
-            tally.passed or [], sheets_dir, run.checker.db, run.job.date, lang
-        )
-        for note in sheet_notes:
-            err.write(note + "\n")
-        err.write(f"{n} sheet{'' if n == 1 else 's'} written to {sheets_dir}\n")
-    startup.done()  # all written: the console script may skip the interpreter's teardown
-    return exit_code(summary, strict)
+    return batch.execute(request, engine, out, err)
 
 
 def _check_codes(waivers: Waivers) -> None:
@@ -325,23 +311,3 @@ def _step_summary() -> str | None:
     if os.environ.get("GITHUB_ACTIONS") != "true":
         return None
     return os.environ.get("GITHUB_STEP_SUMMARY") or None
-
-
-def _write_step_summary(
-    rows: list[Row],
-    meta: Any,
-    summary: Summary,
-    strict: bool,
-) -> None:
-    from deckcheck.render.github import step_summary
-
-    path = _step_summary()
-    assert path is not None
-    text = step_summary(rows, meta, summary, strict)
-    try:
-        with open(path, "a", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as exc:
-        raise InputError(
-            f"cannot write the step summary: {exc.strerror or exc}", where=path
-        ) from None

@@ -69,7 +69,6 @@ from deckcheck.deckedit.stats import (
 )
 
 __all__ = [
-    "p_each",
     "ATTRIBUTES",
     "EDITORS",
     "EXTRA_KINDS",
@@ -118,6 +117,7 @@ __all__ = [
     "new_findings",
     "new_text",
     "p_at_least_one",
+    "p_each",
     "p_exactly",
     "parse_text",
     "pick_section",

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.model import Banlist, Deck, Finding, Format
+from deckcheck.records import Record, record
 from deckcheck.report import DeckReport
 
 
-@dataclass(frozen=True)
-class Check:
+@record
+class Check(Record):
     """A deck checked against a format: the report, and why the list was not used if so."""
 
     report: DeckReport
@@ -27,10 +27,14 @@ def check(
     db: Any,
     date: dt.date,
     store: Any = None,
-    names: Callable[[int], str] | None = None,
+    lang: str | None = None,
+    engine: Any = None,
 ) -> Check:
-    """Validate with the list in force; with none installed, sizes/copies/placement only."""
-    from deckcheck.validate import validate_deck
+    """Validate with the list in force; with none installed, sizes/copies/placement only.
+    ``lang``: card names in messages; ``engine``: the ``deckcheck.engine.Engine`` over ``db``
+    to check with (one kept for the session spares work; a fresh one when None)."""
+    from deckcheck.engine import Engine
+    from deckcheck.validate import Target, validate_deck
 
     banlist = None
     skipped = None
@@ -51,7 +55,8 @@ def check(
                 f"no {on.list_family!r} list is in force on {date.isoformat()}: the list was "
                 "not checked (install lists with `deckcheck update`)"
             )
-    report = validate_deck(deck, fmt, banlist, db, date=date, names=names)
+    engine = engine if engine is not None else Engine(db)
+    report = validate_deck(engine, deck, Target(fmt, banlist, date, lang=lang))
     return Check(report, banlist, skipped)
 
 
@@ -77,8 +82,8 @@ def new_findings(before: DeckReport, after: DeckReport) -> tuple[list[Finding], 
     return added, fixed
 
 
-@dataclass(frozen=True)
-class Checked:
+@record
+class Checked(Record):
     """An edit with the deck checked before and after it (what ``deck add`` reports)."""
 
     change: Any  # operations.Change
@@ -94,12 +99,17 @@ def checked_edit(
     fmt: Format,
     db: Any,
     date: dt.date,
-    names: Callable[[int], str] | None = None,
+    lang: str | None = None,
+    engine: Any = None,
 ) -> Checked:
     """Check ``deck()``, run ``edit`` (it raises, nothing else happens), check again and
     compare; the caller saves the file (``files.save``)."""
-    before = check(deck(), fmt, db, date)
+    if engine is None:
+        from deckcheck.engine import Engine
+
+        engine = Engine(db)
+    before = check(deck(), fmt, db, date, engine=engine)
     change = edit()
-    after = check(deck(), fmt, db, date, names=names)
+    after = check(deck(), fmt, db, date, lang=lang, engine=engine)
     added, fixed = new_findings(before.report, after.report)
     return Checked(change, before, after, added, fixed)

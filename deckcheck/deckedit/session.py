@@ -12,16 +12,18 @@ from deckcheck.deckedit.cards import card_in_deck, resolve_card
 from deckcheck.deckedit.check import Check, Checked, check, checked_edit
 from deckcheck.deckedit.files import DeckFile, format_id_for, load
 from deckcheck.deckedit.operations import Change
+from deckcheck.records import Record, record
 
 
-class Session:
+@record(frozen=False)
+class Session(Record):
     """Loads deck files, resolves CARD arguments and runs checked edits in one format."""
 
-    def __init__(self, db: Any, index: Any, date: dt.date, format_id: str | None = None):
-        self.db = db
-        self.index = index
-        self.date = date
-        self.format_id = format_id
+    db: Any
+    index: Any
+    date: dt.date
+    format_id: str | None = None
+    _engine: Any = None  # made on first use (``engine``): not a field
 
     def fmt(self, df: DeckFile | None = None) -> Any:
         """The format asked for, else the file's "#format" line, else tcg."""
@@ -44,8 +46,18 @@ class Session:
         """Card names in ``lang`` for findings (None: the report's own English names)."""
         return (lambda cid: self.db.name(cid, lang)) if lang != "en" else None
 
+    @property
+    def engine(self) -> Any:
+        """The session's ``deckcheck.engine.Engine`` over its database (made on first use)."""
+        got = self._engine
+        if got is None:
+            from deckcheck.engine import Engine
+
+            got = self._engine = Engine(self.db)
+        return got
+
     def check(self, df: DeckFile, fmt: Any, lang: str = "en") -> Check:
-        return check(df.deck, fmt, self.db, self.date, names=self.names(lang))
+        return check(df.deck, fmt, self.db, self.date, lang=lang, engine=self.engine)
 
     def edit(
         self, df: DeckFile, fmt: Any, op: Callable[[Any], Change], lang: str = "en"
@@ -53,5 +65,5 @@ class Session:
         """Run ``op(format on the date)`` on ``df`` between two checks; nothing is saved."""
         on = fmt.at(self.date)
         return checked_edit(
-            lambda: df.deck, lambda: op(on), fmt, self.db, self.date, names=self.names(lang)
+            lambda: df.deck, lambda: op(on), fmt, self.db, self.date, lang, self.engine
         )

@@ -16,7 +16,7 @@ from deckcheck.decks.source import DEFAULT_LIMITS, Limits, decode, read_path_byt
 from deckcheck.errors import InputError
 from deckcheck.model import Deck
 
-__all__ = ["Limits", "read_path", "read_string", "read_bytes", "read_stdin", "sniff", "ydke"]
+__all__ = ["Limits", "read_bytes", "read_path", "read_stdin", "read_string", "sniff", "ydke"]
 
 # A passcode line for sniffing: digits alone, or a 5+ digit passcode and a comment after it.
 # "3 Pot of Greed" is a decklist line, not a passcode line.
@@ -58,7 +58,9 @@ def sniff(lines: list[str], source: str = "") -> str:
     return "ydk" if ydk_like > other else "text"
 
 
-def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
+def _parse(
+    text: str, source: str, limits: Limits, kind: str | None, ints: dict[str, int] | None = None
+) -> Deck:
     if kind in (None, "ydke") and ydke.is_ydke(text):
         return ydke.parse(text, source)
     if kind == "ydke":
@@ -66,7 +68,7 @@ def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
     lines = split_lines(text, source, limits)
     chosen = kind or sniff(lines, source)
     if chosen == "ydk":
-        return _ydk.parse_lines(lines, source)
+        return _ydk.parse_lines(lines, source, ints)
     if chosen == "text":
         from deckcheck.decks import text as _text  # only text lists pay for its grammar
 
@@ -75,40 +77,53 @@ def _parse(text: str, source: str, limits: Limits, kind: str | None) -> Deck:
 
 
 def read_string(
-    text: str, source: str = "<string>", limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+    text: str,
+    source: str = "<string>",
+    limits: Limits = DEFAULT_LIMITS,
+    kind: str | None = None,
+    ints: dict[str, int] | None = None,
 ) -> Deck:
     """A Deck from text already in memory: a ydke:// URL, ``.ydk`` content or a decklist.
 
-    ``kind`` ("ydk", "ydke", "text") skips sniffing.
+    ``kind`` ("ydk", "ydke", "text") skips sniffing; ``ints``: the run's passcode table
+    (``ydk.parse_lines``), for every reader here.
     """
     from deckcheck.decks.source import check_text_size
 
     check_text_size(text, source, limits)
     if "\x00" in text:
         raise InputError("binary input: contains NUL characters", where=source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return _parse(text, source, limits, kind)
+    text = text.removeprefix("\ufeff")
+    return _parse(text, source, limits, kind, ints)
 
 
 def read_bytes(
-    data: bytes, source: str, limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+    data: bytes,
+    source: str,
+    limits: Limits = DEFAULT_LIMITS,
+    kind: str | None = None,
+    ints: dict[str, int] | None = None,
 ) -> Deck:
     """A Deck from raw bytes (file content or stdin), with the binary and size checks."""
-    return _parse(decode(data, source, limits), source, limits, kind)
+    return _parse(decode(data, source, limits), source, limits, kind, ints)
 
 
 def read_path(
-    path: str | os.PathLike[str], limits: Limits = DEFAULT_LIMITS, kind: str | None = None
+    path: str | os.PathLike[str],
+    limits: Limits = DEFAULT_LIMITS,
+    kind: str | None = None,
+    ints: dict[str, int] | None = None,
 ) -> Deck:
     """A Deck from a file (ydk, text or a file holding a ydke:// URL, picked by content)."""
     source = str(path)
-    return read_bytes(read_path_bytes(path, limits), source, limits, kind)
+    return read_bytes(read_path_bytes(path, limits), source, limits, kind, ints)
 
 
-def read_stdin(limits: Limits = DEFAULT_LIMITS, kind: str | None = None) -> Deck:
+def read_stdin(
+    limits: Limits = DEFAULT_LIMITS, kind: str | None = None, ints: dict[str, int] | None = None
+) -> Deck:
     """A Deck from standard input (``-`` on the command line)."""
     from deckcheck.decks.source import read_stream_bytes
 
     data = read_stream_bytes(sys.stdin.buffer, "<stdin>", limits)
-    return read_bytes(data, "<stdin>", limits, kind)
+    return read_bytes(data, "<stdin>", limits, kind, ints)

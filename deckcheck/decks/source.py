@@ -162,7 +162,7 @@ def decode_with(data: bytes, where: str, limits: Limits = DEFAULT_LIMITS) -> tup
             "'deckcheck --encoding ENC' names another)"
         )
         return text, enc
-    return (text[1:] if text.startswith("\ufeff") else text), "utf-8"
+    return (text.removeprefix("\ufeff")), "utf-8"
 
 
 def _decode_asked(data: bytes, encoding: str, where: str) -> str:

@@ -42,10 +42,10 @@ _SUB = (
     "魔法カード|罠|罠カード|몬스터|몬스터 카드|마법|마법 카드|함정|함정 카드"
 ).split("|")
 HEADERS: dict[str, Section | None] = {
-    **{h: "main" for h in _MAIN},
-    **{h: "extra" for h in _EXTRA},
-    **{h: "side" for h in _SIDE},
-    **{h: None for h in _SUB},
+    **dict.fromkeys(_MAIN, "main"),
+    **dict.fromkeys(_EXTRA, "extra"),
+    **dict.fromkeys(_SIDE, "side"),
+    **dict.fromkeys(_SUB),
 }
 
 #: Longest line read as a card (the longest name in the real database has 78).
@@ -245,7 +245,7 @@ def parse_lines(lines: list[str], source: str) -> Deck:
                     )
                 )
                 continue
-        count, name = got if got else (1, t)
+        count, name = got or (1, t)
         if count < 1:
             deck.findings.append(unreadable(section, no, raw, "count 0"))
             continue

@@ -27,22 +27,14 @@ def _number(digits: str) -> int:
     return int(digits) if len(digits) <= 10 else UINT32_MAX + 1
 
 
-#: passcode line -> its int, the same int object for every deck of a run. Besides sparing
-#: ``int()`` (the str's hash is cheaper) and the check that a block of lines is all digits
-#: (a line found here is a passcode), one object per passcode makes every dict and set
-#: lookup by passcode downstream (the deck's counts, the card cache, the engine's per-card
-#: memo) an identity match instead of a comparison of two equal ints. Only passcodes (lines
-#: of at most 10 digits, at most UINT32_MAX) are kept, and at most ``_INTS_MAX`` of them
-#: (then it starts again).
-_INTS: dict[str, int] = {}
-_INTS_MAX = 1 << 16
+#: How many passcode lines an ``ints`` table keeps (then it starts again).
+INTS_MAX = 1 << 16
 
 
-def _learn_ints(block: list[str]) -> list[int]:
+def _learn_ints(block: list[str], ints: dict[str, int]) -> list[int]:
     """``int`` of each line of ``block`` (ASCII digits), remembering the short ones."""
-    if len(_INTS) > _INTS_MAX:
-        _INTS.clear()
-    ints = _INTS
+    if len(ints) > INTS_MAX:
+        ints.clear()
     out = []
     for line in block:
         got = ints.get(line)
@@ -83,13 +75,23 @@ def marker(stripped: str) -> Section | None:
     return _MARKERS.get(word)
 
 
-def parse_lines(lines: list[str], source: str) -> Deck:
-    """A Deck from already split lines (see ``deckcheck.decks.source.split_lines``)."""
-    deck = _parse_blocks(lines, source)
+def parse_lines(lines: list[str], source: str, ints: dict[str, int] | None = None) -> Deck:
+    """A Deck from already split lines (see ``deckcheck.decks.source.split_lines``).
+
+    ``ints``: passcode line -> its int, kept by the caller for every deck of a run (an
+    ``Engine``'s ``ints``; a fresh table when None). Besides sparing ``int()`` (the str's
+    hash is cheaper) and the check that a block of lines is all digits (a line found there is
+    a passcode), one int object per passcode makes every dict and set lookup by passcode
+    downstream (the deck's counts, the card cache, the engine's per-card memos) an identity
+    match instead of a comparison of two equal ints: 22% of the per-deck instructions of a
+    batch (benchmarks/README.md, performance paths). Only passcodes (lines of at most 10
+    digits, at most UINT32_MAX) are kept, and at most ``INTS_MAX`` of them.
+    """
+    deck = _parse_blocks(lines, source, {} if ints is None else ints)
     return deck if deck is not None else parse_lines_general(lines, source)
 
 
-def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
+def _parse_blocks(lines: list[str], source: str, ints: dict[str, int]) -> PackedDeck | None:
     """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
     None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
     comment, read as the general reader reads it), is empty (skipped) or is a bare passcode of
@@ -127,8 +129,8 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
     for stop in (*specials, end):
         if stop > start:  # passcode lines start..stop-1
             block = lines[start:stop]
-            try:  # every line a passcode read before (``_INTS`` holds no other line)
-                ids = list(map(_INTS.__getitem__, block))
+            try:  # every line a passcode read before (``ints`` holds no other line)
+                ids = list(map(ints.__getitem__, block))
                 rows: range | list[int] = range(start, stop)
             except KeyError:
                 joined = "".join(block)
@@ -142,7 +144,7 @@ def _parse_blocks(lines: list[str], source: str) -> PackedDeck | None:
                 else:
                     rows = range(start, stop)
                 if rows:
-                    ids = _learn_ints(block)
+                    ids = _learn_ints(block, ints)
                     if max(ids) > UINT32_MAX:
                         return None
             if rows:
@@ -189,7 +191,7 @@ def parse_lines_general(lines: list[str], source: str) -> Deck:
             deck.findings.append(unreadable(section, no, raw, "passcode too large"))
             continue
         head = s[0]
-        if head == "#" or head == "!":
+        if head in {"#", "!"}:
             sec = marker(s)
             if sec is not None:
                 section = sec

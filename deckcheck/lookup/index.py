@@ -11,6 +11,7 @@ filters ``lookup.grams`` (n-gram postings) and ``lookup.bag`` (character counts)
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 from deckcheck.lookup import cache
 from deckcheck.lookup.cache import FORMAT_VERSION
@@ -43,7 +44,7 @@ __all__ = [
 class Index(Ranker):
     """Every name of every card, normalized, with the structures each ranking step needs."""
 
-    _memo: dict[str, Index] = {}
+    _memo: ClassVar[dict[str, Index]] = {}
 
     @classmethod
     def for_db(

@@ -97,6 +97,14 @@ class Renderer:
         self.err.write(summary_line(summary, self.meta) + "\n")
 
 
+def checked_as(report: DeckReport, meta: Meta | None) -> str | None:
+    """What a deck was checked against when it is not the run's format and list (its own
+    "#format" line): "OCG Advanced, 2026.04 OCG (effective 2026-04-01)"; None otherwise."""
+    if meta is None or (report.format_id == meta.format_id and report.list_name == meta.list_name):
+        return None
+    return f"{report.format_name or report.format_id}, {report.list_label or 'no list'}"
+
+
 def summary_line(summary: Summary, meta: Meta | None) -> str:
     against = f" ({meta.format_name}, {meta.list_label}, {meta.date})" if meta else ""
     from deckcheck.render.common import one_line

@@ -28,8 +28,10 @@ def import_text(summary: Any) -> list[str]:
 def info_text(info: dict[str, Any]) -> str:
     lines = [
         f"database: {info['path']}" + ("  (built-in sample)" if info["sample"] else ""),
-        f"schema: {info['schema_version']}  built: {info['built_at']}  "
-        f"fingerprint: {info['fingerprint']}",
+        (
+            f"schema: {info['schema_version']}  built: {info['built_at']}  "
+            f"fingerprint: {info['fingerprint']}"
+        ),
         f"cards: {info['cards']}",
         "by kind: " + ", ".join(f"{k} {n}" for k, n in info["by_kind"].items()),
         "by scope: " + ", ".join(f"{k} {n}" for k, n in info["by_scope"].items()),

@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from typing import IO, Any
 
-from deckcheck.render.base import Meta, Renderer
+from deckcheck.render.base import Meta, Renderer, checked_as
 from deckcheck.report import DeckReport, Summary
 
 TEMPLATE = "report.html.j2"
@@ -122,8 +122,9 @@ class HtmlRenderer(Renderer):
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
-        self._rows = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
-        self._decks = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")
+        # kept open until finish() writes the page (which closes them)
+        self._rows = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self._decks = tempfile.SpooledTemporaryFile(_SPOOL, mode="w+", encoding="utf-8")  # noqa: SIM115
         self._n = 0
 
     def deck(self, report: DeckReport) -> None:
@@ -143,6 +144,7 @@ class HtmlRenderer(Renderer):
             "first_reason": first_reason(report),
             "parts": composition_parts(report),
             "comp": report.composition,
+            "checked_as": checked_as(report, self.meta),  # a "#format" line's format and list
         }
         self._rows.write(str(self._macros.row(d)))
         self._decks.write(str(self._macros.deck(d)))

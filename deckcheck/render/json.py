@@ -17,13 +17,29 @@ _dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def deck_json(report: DeckReport) -> dict[str, Any]:
+    """A deck's object in the report (SPEC.md §6), with the format and the list it was
+    checked against (§8: a "#format" line may change them; the report's top-level ones are
+    the run's defaults)."""
     return {
         "input": report.input,
         "legal": report.legal,
         "counts": dict(report.counts),
         "findings": [f.to_json() for f in report.findings],
         **({"player": report.player} if report.player else {}),
+        "format": {"id": report.format_id, "name": report.format_name},
+        "banlist": list_json(
+            report.list_name, report.list_effective, report.list_source, report.list_date_exact
+        ),
     }
+
+
+def list_json(
+    name: str | None, effective: str | None, source: str | None, date_exact: bool | None
+) -> dict[str, Any] | None:
+    """A list as the report names it (None: checked without a list)."""
+    if name is None:
+        return None
+    return {"name": name, "effective": effective, "source": source, "date_exact": date_exact}
 
 
 class _Other(Exception):
@@ -45,25 +61,28 @@ def _v(value: Any) -> str:
 
 
 #: (code, rule, severity, section) -> the finding's JSON around its message and line: a
-#: batch's findings come from a few dozen such keys (its size is capped all the same)
-_HEADS: dict[tuple[Any, Any, Any, Any], tuple[str, str]] = {}
+#: batch's findings come from a few dozen such keys (a renderer keeps its own, capped)
+Heads = dict[tuple[Any, Any, Any, Any], tuple[str, str]]
 _PLAIN = (str, type(None))
 
 
-def finding_json(f: Finding) -> str:
-    """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them)."""
+def finding_json(f: Finding, heads: Heads | None = None) -> str:
+    """``_dumps(f.to_json())`` written directly (the same bytes; tests/render compare them).
+    ``heads``: the text around the message kept for the next findings (a renderer's own)."""
     if f.candidates:
         return _dumps(f.to_json())  # type: ignore[no-any-return]
     key = (f.code, f.rule, f.severity, f.section)
-    head = _HEADS.get(key)
+    head = heads.get(key) if heads is not None else None
     if head is None:
         head = (
-            f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
-            f'"severity": {_v(f.severity)}, "message": ',
+            (
+                f'{{"code": {_v(f.code)}, "rule": {_v(f.rule)}, '
+                f'"severity": {_v(f.severity)}, "message": '
+            ),
             f', "section": {_v(f.section)}, "line": ',
         )
-        if len(_HEADS) < 4096 and all(type(x) in _PLAIN for x in key):  # (True == 1)
-            _HEADS[key] = head
+        if heads is not None and len(heads) < 4096 and all(type(x) in _PLAIN for x in key):
+            heads[key] = head  # (only str/None keys: True == 1 would mix bool and int)
     message, line = f.message, f.line
     if type(message) is not str:
         raise _Other
@@ -88,10 +107,11 @@ def finding_json(f: Finding) -> str:
     return out + "}"
 
 
-def deck_text(report: DeckReport, meta_format: str | None) -> str:
-    """``_dumps`` of a deck's JSON object (``deck_json``, plus "format" when the deck was
-    checked as another format than ``meta_format``), built from strings: one dict per deck
-    and per finding less, same bytes."""
+def deck_text(report: DeckReport, heads: Heads | None = None) -> str:
+    """``_dumps`` of a deck's JSON object (``deck_json``), built from strings: one dict per
+    deck and per finding less, same bytes. Written by hand because it pays: 9% of the per-deck
+    instructions of ``validate -o json`` (benchmarks/README.md, performance paths;
+    tests/render/test_json_fast.py holds it to ``json.dumps``)."""
     try:
         c = report.counts
         if (
@@ -107,18 +127,20 @@ def deck_text(report: DeckReport, meta_format: str | None) -> str:
         out = (
             f'{{"input": {_v(report.input)}, "legal": {_v(report.legal)}, '
             f'"counts": {{{counts}}}, '
-            f'"findings": [{", ".join(map(finding_json, report.findings))}]'
+            f'"findings": [{", ".join([finding_json(f, heads) for f in report.findings])}]'
         )
         if report.player:
             out += f', "player": {_v(report.player)}'
-        if meta_format is not None and report.format_id != meta_format:
-            out += f', "format": {{"id": {_v(report.format_id)}}}'
-        return out + "}"
+        out += f', "format": {{"id": {_v(report.format_id)}, "name": {_v(report.format_name)}}}'
+        if report.list_name is None:
+            return out + ', "banlist": null}'
+        return (
+            out + f', "banlist": {{"name": {_v(report.list_name)}, '
+            f'"effective": {_v(report.list_effective)}, "source": {_v(report.list_source)}, '
+            f'"date_exact": {_v(report.list_date_exact)}}}}}'
+        )
     except _Other:
-        data = deck_json(report)
-        if meta_format is not None and report.format_id != meta_format:
-            data["format"] = {"id": report.format_id}
-        return _dumps(data)  # type: ignore[no-any-return]
+        return _dumps(deck_json(report))  # type: ignore[no-any-return]
 
 
 _SECTIONS = ("main", "extra", "side")
@@ -134,17 +156,14 @@ class JsonRenderer(Renderer):
     _first = True
     text_per_deck = True
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._heads: Heads = {}  # ``finding_json``'s texts, this renderer's own
+
     def start(self, meta: Meta) -> None:
         super().start(meta)
-        banlist = (
-            {
-                "name": meta.list_name,
-                "effective": meta.list_effective,
-                "source": meta.list_source,
-                "date_exact": meta.list_date_exact,
-            }
-            if meta.list_name
-            else None
+        banlist = list_json(
+            meta.list_name, meta.list_effective, meta.list_source, meta.list_date_exact
         )
         head = {
             "schema_version": SCHEMA_VERSION,
@@ -159,14 +178,12 @@ class JsonRenderer(Renderer):
     def deck(self, report: DeckReport) -> None:
         sep = "\n" if self._first else ",\n"
         self._first = False
-        # "format": checked as the deck's own "#format" line says, not as the run's format
-        meta_format = self.meta.format_id if self.meta is not None else None
-        self.out.write(sep + deck_text(report, meta_format))
+        self.out.write(sep + deck_text(report, self._heads))
 
     def decks_text(self, reports: Iterable[DeckReport]) -> str:
         # each deck as one after the first: the parent's ``write_decks`` fixes the first
-        meta_format = self.meta.format_id if self.meta is not None else None
-        return "".join([",\n" + deck_text(r, meta_format) for r in reports])
+        heads = self._heads
+        return "".join([",\n" + deck_text(r, heads) for r in reports])
 
     def write_decks(self, text: str) -> None:
         if not text:

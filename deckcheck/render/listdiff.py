@@ -168,8 +168,10 @@ def diff_markdown(result: ListDiff, namer: Namer, impacts: Sequence[DeckImpact] 
     lines = [
         f"## Forbidden & Limited list changes: {_md(new.name)}",
         "",
-        f"**{_md(old.name)}** (effective {old.effective.isoformat()}) → "
-        f"**{_md(new.name)}** (effective {new.effective.isoformat()}): {_summary(result)}.",
+        (
+            f"**{_md(old.name)}** (effective {old.effective.isoformat()}) → "
+            f"**{_md(new.name)}** (effective {new.effective.isoformat()}): {_summary(result)}."
+        ),
         "",
     ]
     if result.mode_changed:

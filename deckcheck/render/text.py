@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deckcheck.model import Finding
-from deckcheck.render.base import Renderer, summary_line
+from deckcheck.render.base import Renderer, checked_as, summary_line
 from deckcheck.render.common import one_line
 from deckcheck.report import DeckReport, Summary
 
@@ -31,6 +31,9 @@ class TextRenderer(Renderer):
         player = ""
         if report.player and report.player not in report.input:
             player = f" [player {report.player}]"
+        against = checked_as(report, self.meta)  # a "#format" line: another format or list
+        if against is not None:
+            player += f" [checked as {against}]"
         self.out.write(f"{one_line(report.input)}{one_line(player)}: {verdict} ({sizes})\n")
         for f in report.findings:
             self.out.write("  " + self.line(f) + "\n")

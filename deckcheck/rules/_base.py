@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections import _count_elements  # type: ignore[attr-defined]
+from collections import Counter
 from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any, Protocol
@@ -113,9 +113,7 @@ class Counted:
     @property
     def in_main(self) -> dict[int, int]:
         """Main Deck passcode -> copies (first-seen order)."""
-        got: dict[int, int] = {}
-        _count_elements(got, self.ids[: self.nm])
-        return got
+        return Counter(self.ids[: self.nm])
 
     def where(self, cid: int) -> tuple[Section, int | None]:
         """Section and line of the first copy of passcode ``cid``."""
@@ -221,6 +219,9 @@ class Context:
         "present",
         "counted",
         "epoch",
+        "memos",
+        "game",
+        "newest",
     )
 
     def __init__(
@@ -230,6 +231,7 @@ class Context:
         banlist: Banlist | None,
         date: dt.date,
         points_cap: int | None,
+        memos: dict[str, Memo] | None = None,
     ):
         self.deck = deck
         self.fmt = fmt
@@ -252,9 +254,16 @@ class Context:
         #: the engine's tally of a deck of one copy per line (None: tallied line by line, or
         #: not yet); ``tallies``/``printings`` are built from it when first read
         self.counted: Counted | None = None
-        #: the engine's card generation (``validate``): per-card answers a rule keeps for a
-        #: batch stay good while it is the same (``Memo``)
+        #: the engine's card generation (``validate.Learnt``): per-card answers a rule keeps
+        #: for a batch stay good while it is the same (``Memo``)
         self.epoch = 0
+        #: the engine's memos by name (``memo``); a fresh set when none is given
+        self.memos: dict[str, Memo] = {} if memos is None else memos
+        #: what the run knows of the format's video game (``rules.pool.GamePool``; None: the
+        #: cards' own data) and the newest installed list of the format's family (DC602;
+        #: None: not known, or a list was named)
+        self.game: Any = None
+        self.newest: Banlist | None = None
 
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
     #: because rules ask it for every entry of every deck.
@@ -327,13 +336,21 @@ class Context:
         """Let ``entries`` be built from ``counted`` when first read."""
         self._entries, self._pending = None, counted
 
+    def memo(self, name: str, make: Callable[[], Any] = dict) -> Memo:
+        """The engine's memo ``name`` (a rule's per-card answers), made on first use."""
+        got = self.memos.get(name)
+        if got is None:
+            got = self.memos[name] = Memo(make)
+        return got
+
     def list_label(self) -> str:
         return self.banlist.label if self.banlist is not None else "no list"
 
 
 class Memo:
     """One rule's per-card answers for one (format, list, date): what a batch would otherwise
-    work out again for every deck that holds the card. An answer is stored with the ``Card``
+    work out again for every deck that holds the card. An engine owns its memos
+    (``Context.memo``), so two engines share none. An answer is stored with the ``Card``
     it was worked out for and is only used for that very object (``table[id] = (card,
     answer)``; compare with ``is``), so a card source that answers differently gets fresh
     work. Formats, lists and cards are immutable records.

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from deckcheck.carddb import extra_deck_bits
 from deckcheck.model import TYPE_MONSTER, Finding, Format
-from deckcheck.rules._base import Context, Counted, Memo, of_entry
+from deckcheck.rules._base import Context, Counted, of_entry
 
 NAME = "placement"
 
@@ -24,9 +24,10 @@ def extra_bits(fmt: Format) -> int:
     return extra_deck_bits(fmt.extra_deck_types)
 
 
-_MEMO = Memo()
-#: (passcodes judged, those that go to the Extra Deck, those that do not) for a batch
-_FAST = Memo(lambda: (set(), set(), set()))
+def _judged() -> tuple[set[int], set[int], set[int]]:
+    """A fresh ``placement.counted`` state: the passcodes judged, those that go to the Extra
+    Deck, those that do not."""
+    return set(), set(), set()
 
 
 def check(ctx: Context) -> Iterator[Finding]:
@@ -64,7 +65,7 @@ def _misplaced(ctx: Context, bits: int) -> bool:
     present = ctx.present
     if not present:  # not tallied by the engine: read every line
         return True
-    table = _MEMO.table(ctx)
+    table = ctx.memo("placement").table(ctx)
     printings = ctx.printings
     for section, wrong in (("main", True), ("extra", False)):
         for cid in present.get(section, ()):
@@ -89,7 +90,7 @@ def _misplaced(ctx: Context, bits: int) -> bool:
 def _misplaced_counted(ctx: Context, counted: Counted) -> bool:
     """``_misplaced`` over the engine's counts: each passcode judged once for a batch, then
     two set checks a deck (tokens and skill cards are in neither set)."""
-    judged, to_extra, not_extra = _FAST.state(ctx)
+    judged, to_extra, not_extra = ctx.memo("placement.counted", _judged).state(ctx)
     if not counted.copies.keys() <= judged:
         new = counted.copies.keys() - judged
         bits = extra_bits(ctx.fmt)

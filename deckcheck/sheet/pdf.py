@@ -35,7 +35,8 @@ def _texts(sheet: Sheet, player: Player) -> list[str]:
     out = [
         ln.name for k in ("monster", "spell", "trap", "extra", "side") for ln in getattr(sheet, k)
     ]
-    return out + [
+    return [
+        *out,
         player.first_middle,
         player.last,
         player.card_game_id,

@@ -20,19 +20,19 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck import paths, staging
 from deckcheck.errors import DataError
+from deckcheck.records import Record, field, record
 from deckcheck.update import download
 from deckcheck.update.download import Fetched, Fetcher
 from deckcheck.update.sources import CARD_KINDS, Kind, load_components, resolve_source
 
 
-@dataclass(slots=True)
-class UpdateResult:
+@record(frozen=False, slots=True)
+class UpdateResult(Record):
     """What an update found and did; ``files`` in sources.yaml order."""
 
     source: str
@@ -239,34 +239,34 @@ def _apply(
 
     progress = sys.stderr.isatty()
     notes: list[str] = []
-    with staging.new_state(keep_db=not want_cards) as st:
-        with _bounded(deadline):
-            if want_cards:
-                # official files (yaml-yugi, YGOJSON) are told apart by content and go last
-                cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
-                keep, notes_ = _user_files(files)
-                # (the home lock is held: no lock beside the new database)
-                summary = import_files(
-                    cdbs, db_path=st.db, dialect="edopro", progress=progress, lock=False
+    size = sum(f.size for f in files)  # the full-disk message's estimate
+    with staging.new_state(keep_db=not want_cards, size_hint=size) as st, _bounded(deadline):
+        if want_cards:
+            # official files (yaml-yugi, YGOJSON) are told apart by content and go last
+            cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]
+            keep, notes_ = _user_files(files)
+            # (the home lock is held: no lock beside the new database)
+            summary = import_files(
+                cdbs, db_path=st.db, dialect="edopro", progress=progress, lock=False
+            )
+            notes += summary.notes
+            for p, kind, lang, dialect in keep:
+                import_files(
+                    [p],
+                    db_path=st.db,
+                    dialect=dialect if kind == "cards" else None,
+                    lang=lang if kind == "names" else None,
+                    progress=progress,
+                    lock=False,
                 )
-                notes += summary.notes
-                for p, kind, lang, dialect in keep:
-                    import_files(
-                        [p],
-                        db_path=st.db,
-                        dialect=dialect if kind == "cards" else None,
-                        lang=lang if kind == "names" else None,
-                        progress=progress,
-                        lock=False,
-                    )
-                if said is not None:
-                    said.extend(notes_)
-            if import_lflists is not None:
-                if not st.lists.is_dir():
-                    st.lists.mkdir(parents=True)
-                confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
-                # names cards through the new state's database
-                import_lflists(confs, dest=st.lists, konami_missing="skip")
+            if said is not None:
+                said.extend(notes_)
+        if import_lflists is not None:
+            if not st.lists.is_dir():
+                st.lists.mkdir(parents=True)
+            confs = [f.path for f in files if f.comp.kind == "lists" and f.path]
+            # names cards through the new state's database
+            import_lflists(confs, dest=st.lists, konami_missing="skip")
     now = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
     kinds = (set(CARD_KINDS) if want_cards else set()) | (
         {"lists"} if import_lflists is not None else set()

@@ -104,7 +104,7 @@ def test_japanese_and_chinese_names(real_db_path: Path, shared_data: Path) -> No
         want = loc.execute("SELECT name FROM texts WHERE id = 14558127").fetchone()[0]
         assert names[lang] == [want]
         assert db.name(14558127, lang) == want
-    per_lang = {lang: 0 for lang in ("ja", "zh-CN", "zh-TW")}
+    per_lang = dict.fromkeys(("ja", "zh-CN", "zh-TW"), 0)
     for _cid, lang, _name, kind in db.iter_names():
         if lang in per_lang and kind == "name":
             per_lang[lang] += 1

@@ -7,10 +7,11 @@ from pathlib import Path
 import pytest
 
 from deckcheck import decks
-from deckcheck.batch import Checker, Job
 from deckcheck.carddb import open_db
 from deckcheck.carddb.db import CardDB
+from deckcheck.engine import Engine
 from deckcheck.formats import get_format
+from deckcheck.validate import Target
 
 pytestmark = pytest.mark.realdata
 
@@ -90,7 +91,7 @@ def test_get_many_reads_a_deck_in_one_query_and_caches_unknown_ids(real_home_dir
     assert db.get(99999999999) is None and db.get(14558127) is got[14558127]
     assert db.get_many(ids) == got and len(seen) == 1  # all cached now: no query
     # more ids than one query binds: split, same answers
-    big = list(range(10_000_000, 10_002_000)) + [14558127]
+    big = [*list(range(10000000, 10002000)), 14558127]
     fresh = open_db(real_home_dir / "cards.sqlite3")
     assert fresh.get_many(big) == {i: db.get(i) for i in big}
 
@@ -111,11 +112,11 @@ def test_the_checker_reads_a_decks_cards_in_one_query(
     import datetime as dt
 
     fmt = get_format("tcg")
-    job = Job(fmt, None, dt.date(2026, 6, 1), None, None, str(real_home_dir / "cards.sqlite3"))
-    checker = Checker(job)
-    seen = _card_queries(checker.db)
-    deck = sorted((shared_data / "decks").rglob("*.ydk"))[0]
-    report = checker(str(deck))
+    target = Target(fmt, None, dt.date(2026, 6, 1))
+    engine = Engine.open(str(real_home_dir / "cards.sqlite3"))
+    seen = _card_queries(engine.cards)
+    deck = min((shared_data / "decks").rglob("*.ydk"))
+    report = engine.check_item(str(deck), target)
     assert report.input == str(deck)
     assert len(seen) == 1, seen  # not one query per card
 

@@ -278,8 +278,10 @@ def test_official_data_into_an_empty_home_is_refused(
     assert main(["db", "import", str(OFF / "cards.json")]) == EXIT_ERROR
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        f"deckcheck: error: {OFF / 'cards.json'}: import a cards.cdb first: official data is "
-        "attached to the cards of an installed database"
+        (
+            f"deckcheck: error: {OFF / 'cards.json'}: import a cards.cdb first: official data is "
+            "attached to the cards of an installed database"
+        )
     ]
     assert not (isolated_home / "cards.sqlite3").exists()
 
@@ -467,7 +469,7 @@ def _list_for(fmt: str, date: str) -> list[str]:
     dated = []
     for f in folder.glob("*.lflist.conf"):
         parts = f.name.split(" ")[0].removesuffix(".lflist.conf").split(".")
-        y, m, d = (int(x) for x in (parts + ["1", "1"])[:3])
+        y, m, d = (int(x) for x in ([*parts, "1", "1"])[:3])
         dated.append((dt.date(y, m, d), f))
     when = dt.date.fromisoformat(date)
     return ["--banlist", str(max(x for x in dated if x[0] <= when)[1])]

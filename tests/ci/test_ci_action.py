@@ -103,6 +103,7 @@ class Runner:
                 capture_output=True,
                 text=True,
                 timeout=600,
+                check=False,
             )
             self.log.append(f"ran: {name} -> {proc.returncode}")
             self.log.append(proc.stdout)

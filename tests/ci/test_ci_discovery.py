@@ -230,11 +230,12 @@ def test_the_decks_own_format_line_is_honoured_with_a_note(real_home: Path, tmp_
     d.write_text(deck_text(forty([OCG_ONLY]), header="#format ocg\n"))
     code, out, err = run_main("validate", "-d", "2026-07-15", "-o", "json", str(d))
     deck = json.loads(out)["decks"][0]
-    assert code == 0 and deck["format"] == {"id": "ocg"} and deck["legal"]
+    assert code == 0 and deck["format"] == {"id": "ocg", "name": "OCG Advanced"} and deck["legal"]
+    assert deck["banlist"]["name"] != json.loads(out)["banlist"]["name"]  # the OCG list
     assert "checked as" in err and "'#format ocg' line" in err
     code, out, _ = run_main("validate", "-f", "tcg", "-d", "2026-07-15", "-o", "json", str(d))
     deck = json.loads(out)["decks"][0]
-    assert code == 1 and "format" not in deck  # --format overrides the line
+    assert code == 1 and deck["format"]["id"] == "tcg"  # --format overrides the line
 
 
 def test_pre_commit_mode_filters_named_files_like_a_walk(tmp_path: Path) -> None:

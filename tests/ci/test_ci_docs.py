@@ -24,7 +24,7 @@ DOC = REPO / "docs" / "CI.md"
 def block(name: str) -> str:
     """The code block after ``<!-- ci:NAME -->`` in docs/CI.md."""
     text = DOC.read_text(encoding="utf-8")
-    m = re.search(rf"<!-- ci:{re.escape(name)} -->\n```[a-z]*\n(.*?)\n```", text, re.S)
+    m = re.search(rf"<!-- ci:{re.escape(name)} -->\n```[a-z]*\n(.*?)\n```", text, re.DOTALL)
     assert m, f"docs/CI.md has no ci:{name} block"
     return m.group(1) + "\n"
 
@@ -110,6 +110,7 @@ def test_gitlab_block_script_writes_junit(tmp_path: Path, mirror: str) -> None:
         capture_output=True,
         text=True,
         timeout=300,
+        check=False,
     )
     assert proc.returncode == 1, proc.stderr  # bob's deck is illegal: the job fails
     assert (project / ".deckcheck-data" / "cards.sqlite3").is_file()  # the cached folder
@@ -146,6 +147,7 @@ def test_shell_loop_block_runs(tmp_path: Path, mirror: str) -> None:
         capture_output=True,
         text=True,
         timeout=300,
+        check=False,
     )
     assert proc.returncode == 1, proc.stderr
     # --only-illegal: only the failing decks are reported, each with its findings

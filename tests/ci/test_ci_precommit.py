@@ -42,6 +42,7 @@ def commit(repo: Path, env: dict[str, str], *files: str) -> subprocess.Completed
         capture_output=True,
         text=True,
         timeout=900,
+        check=False,
     )
 
 
@@ -96,7 +97,12 @@ def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path
         assert "bob.ydk: illegal" in out
         assert "main:42 error DC402 [forbidden] Pot of Greed (55144522)" in out
         log = subprocess.run(
-            ["git", "log", "--oneline"], cwd=repo, env=env, capture_output=True, text=True
+            ["git", "log", "--oneline"],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         ).stdout
         assert len(log.splitlines()) == 1  # bob's deck was not committed
 

@@ -61,7 +61,7 @@ def test_add_of_a_loose_name_changes_nothing_and_lists_candidates(
     assert main(["deck", "add", str(deck_ydk), "ash blosom"]) == 1
     err = capsys.readouterr().err
     assert deck_ydk.read_bytes() == before
-    first = [ln for ln in err.splitlines() if ln.strip()[:1].isdigit()][0]
+    first = next(ln for ln in err.splitlines() if ln.strip()[:1].isdigit())
     assert "14558127" in first and "Ash Blossom" in first
 
 
@@ -76,7 +76,7 @@ def test_diff_names_the_changed_card_across_kinds(
     assert main(["deck", "diff", str(deck_ydk), str(other)]) == 1
     out = capsys.readouterr().out
     assert "Main Deck:" in out and 'Maxx "C"' in out and "Dark Magician" in out
-    maxx = [ln for ln in out.splitlines() if "Maxx" in ln][0].split()
+    maxx = next(ln for ln in out.splitlines() if "Maxx" in ln).split()
     assert maxx[:4] == ["changed", "3", "2", "-1"]
     # The same deck as a ydke:// link: no difference.
     assert main(["convert", str(deck_ydk), "--to", "ydke"]) == 0

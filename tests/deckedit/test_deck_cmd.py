@@ -106,7 +106,7 @@ def test_extra_deck_monster_goes_to_the_extra_deck(
     p = copy_deck(deck_dir, "ProjectIgnis__Distribution/Gouki.ydk", tmp_path)
     extra = ids(p, "extra")
     assert main(["deck", "add", str(p), "Accesscode Talker"]) == 0
-    assert ids(p, "extra") == extra + [ACCESSCODE]
+    assert ids(p, "extra") == [*extra, ACCESSCODE]
     assert "new: extra DC202" in capsys.readouterr().out  # 16 in the Extra Deck now
     before = p.read_bytes()
     assert main(["deck", "add", str(p), "Pot of Greed", "--extra"]) == 2
@@ -261,7 +261,7 @@ def test_show_text_and_json(
     out = capsys.readouterr().out
     assert "Main Deck (40)" in out and "Extra Deck (15)" in out
     assert "Link (15)" in out
-    assert "DC402" in out and "2026" in out or "legal" in out
+    assert ("DC402" in out and "2026" in out) or "legal" in out
     assert main(["deck", "show", str(p), "--output", "json", "--date", "2026-06-01"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["counts"] == {"main": 40, "extra": 15, "side": 0}

@@ -313,9 +313,13 @@ def test_deckedit_modules_are_small_and_use_no_private_names() -> None:
             elif isinstance(node, ast.Import):
                 modules.update(a.asname or a.name.split(".")[0] for a in node.names)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                if node.value.id in modules and node.attr.startswith("_"):
-                    pytest.fail(f"{f.name}: {node.value.id}.{node.attr}")
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and node.attr.startswith("_")
+            ):
+                pytest.fail(f"{f.name}: {node.value.id}.{node.attr}")
     # The editors switch on no file kind: each kind is a class.
     editors = (PACKAGE / "editors.py").read_text()
     assert "kind ==" not in editors and ".kind ==" not in editors

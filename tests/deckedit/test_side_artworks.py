@@ -28,7 +28,7 @@ def _ids(deck: decks.Deck, section: str) -> Counter[int]:
 def test_side_out_writes_each_copy_under_its_own_passcode(
     deck_ydk: Path,  # noqa: F811
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     lines = deck_ydk.read_text().splitlines()
     # one Dark Magician of the Main Deck and two Nibiru of the Side Deck in other artworks

@@ -14,10 +14,11 @@ from deckcheck import decks
 from deckcheck.carddb import open_db
 from deckcheck.decks import ydk
 from deckcheck.decks.packed import PackedDeck
+from deckcheck.engine import Engine
 from deckcheck.errors import InputError
 from deckcheck.formats import get_format, list_for
 from deckcheck.model import Deck, DeckEntry
-from deckcheck.validate import validate_deck
+from deckcheck.validate import Target, validate_deck
 
 TEXT = "#created by me\n#main\n89631139\n\n89631139\n14558127\n#extra\n44508094\n!side\n14558127\n"
 
@@ -92,8 +93,8 @@ def test_every_real_deck_checks_the_same_packed(real_home: Path, shared_data: Pa
             continue
         plain = decks.read_path(f)
         plain.main  # noqa: B018 - built: the entries are what the engine reads
-        a = validate_deck(packed, fmt, banlist, db, date=date)
-        b = validate_deck(plain, fmt, banlist, db, date=date)
+        a = validate_deck(Engine(db), packed, Target(fmt, banlist, date))
+        b = validate_deck(Engine(db), plain, Target(fmt, banlist, date))
         assert a == b, f
         n += 1
     assert n > 150
@@ -112,11 +113,11 @@ def test_unknown_cards_and_tokens_read_from_the_arrays(real_home: Path) -> None:
         for text in (base, with_skill):
             packed = decks.read_string(text, "d.ydk")
             assert packed.packed() is not None
-            got = validate_deck(packed, fmt, banlist, db, date=date)
+            got = validate_deck(Engine(db), packed, Target(fmt, banlist, date))
             if text is base:  # checked without building its entries (skills read them)
                 assert packed.packed() is not None
             plain = decks.read_string(text, "d.ydk")
             plain.main  # noqa: B018
-            assert got == validate_deck(plain, fmt, banlist, db, date=date)
+            assert got == validate_deck(Engine(db), plain, Target(fmt, banlist, date))
             codes = [f.code for f in got.findings]
             assert codes.count("DC102") == 4 and codes.count("DC104") == 2

@@ -88,7 +88,7 @@ def test_fast_path_equals_the_general_reader(text: str) -> None:
 
 def test_lines_holding_newlines_are_left_to_the_general_reader() -> None:
     lines = ["#main", "1\n2", "3"]
-    assert ydk._parse_blocks(lines, "x") is None
+    assert ydk._parse_blocks(lines, "x", {}) is None
     assert ydk.parse_lines(lines, "x") == ydk.parse_lines_general(lines, "x")
 
 
@@ -107,7 +107,7 @@ def test_every_real_and_fixture_deck_reads_the_same(shared_data: Path) -> None:
             continue
         lines = split_lines(text, str(f), BIG)
         general = ydk.parse_lines_general(lines, str(f))
-        fast = ydk._parse_blocks(lines, str(f))
+        fast = ydk._parse_blocks(lines, str(f), {})
         taken += fast is not None
         assert ydk.parse_lines(lines, str(f)) == general, f
         if fast is not None:
@@ -188,22 +188,26 @@ def test_sniff_shortcuts_agree_with_reading_every_line(lines: list[str], name: s
 
 
 def test_a_passcode_is_one_int_object_for_every_deck(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two decks naming a card give the very same int object (dict lookups downstream are
-    identity matches); values are what int() gives, past the memo's cap too."""
-    monkeypatch.setattr(ydk, "_INTS", {})
+    """Two decks naming a card, read with one run's table, give the very same int object
+    (dict lookups downstream are identity matches); values are what int() gives, past the
+    table's cap too."""
+    ints: dict[str, int] = {}
     text = "#main\n89631139\n0089631139\n14558127\n"
-    a = ydk.parse_lines(split_lines(text, "a.ydk"), "a.ydk").packed()
-    b = ydk.parse_lines(split_lines("#main\n" + "89631139\n" * 3, "b.ydk"), "b.ydk").packed()
+    a = ydk.parse_lines(split_lines(text, "a.ydk"), "a.ydk", ints).packed()
+    b = ydk.parse_lines(split_lines("#main\n" + "89631139\n" * 3, "b.ydk"), "b.ydk", ints).packed()
     assert a is not None and b is not None
     assert a[0] == [89631139, 89631139, 14558127] and b[0] == [89631139] * 3
     assert a[0][0] is b[0][0] is b[0][2]
-    # the memo holds passcodes only: a warm memo does not let a bigger number through
+    # the table holds passcodes only: a warm table does not let a bigger number through
     for _ in range(2):  # the second time too, when every line was seen before
-        over = ydk.parse_lines(split_lines("#main\n89631139\n4294967296\n", "c"), "c")
+        over = ydk.parse_lines(split_lines("#main\n89631139\n4294967296\n", "c"), "c", ints)
         assert over.packed() is None and over.findings  # the general reader reports it
-    assert "4294967296" not in ydk._INTS
-    monkeypatch.setattr(ydk, "_INTS_MAX", 2)
+    assert "4294967296" not in ints
+    monkeypatch.setattr(ydk, "INTS_MAX", 2)
     for n in range(10):
-        got = ydk.parse_lines(split_lines(f"#main\n{n}\n{n + 100}\n", "d"), "d").packed()
+        got = ydk.parse_lines(split_lines(f"#main\n{n}\n{n + 100}\n", "d"), "d", ints).packed()
         assert got is not None and got[0] == [n, n + 100]
-    assert len(ydk._INTS) <= 2 + 2  # cleared once over the cap, then refilled
+    assert len(ints) <= 2 + 2  # cleared once over the cap, then refilled
+    # without a table (a library caller): the same decks, nothing kept between them
+    plain = ydk.parse_lines(split_lines(text, "a.ydk"), "a.ydk").packed()
+    assert plain is not None and plain[0] == a[0]

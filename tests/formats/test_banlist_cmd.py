@@ -69,7 +69,7 @@ def test_import_needs_a_date_or_family_when_names_lack_them(tmp_path: Path) -> N
     f.write_text("!House rules\n55144522 0 --Pot of Greed\n", encoding="utf-8")
     assert main(["banlist", "import", str(f)]) == 2
     assert main(["banlist", "import", str(f), "--family", "house"]) == 2
-    code, out, _ = run(
+    code, _out, _ = run(
         "banlist",
         "import",
         str(f),
@@ -105,15 +105,15 @@ def test_errors_are_one_line_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_formats_command(isolated_home: Path) -> None:
-    code, out, _ = run("formats", "--output", "json")
+    _code, out, _ = run("formats", "--output", "json")
     rows = {r["id"]: r for r in json.loads(out)}
     assert rows["tcg"]["list"] is None and rows["tcg"]["main"] == "40-60"
     assert rows["dm6"]["list"]["name"] == "2002.07 DM6"
-    code, out, _ = run("formats", "--date", "2025-01-01")
+    _code, out, _ = run("formats", "--date", "2025-01-01")
     tcg = next(line for line in out.splitlines() if line.startswith("tcg "))
     assert tcg.endswith("none installed")
     run("banlist", "import", str(LF / "two-lists.lflist.conf"))
-    code, out, _ = run("formats", "--date", "2025-01-01")
+    _code, out, _ = run("formats", "--date", "2025-01-01")
     tcg = next(line for line in out.splitlines() if line.startswith("tcg "))
     assert tcg.endswith("2024.09 TCG (2024-09-01)")
 
@@ -156,7 +156,7 @@ def test_show_in_another_language_and_imported_names(real_home: Path) -> None:
     from deckcheck.carddb import open_db
 
     db = open_db()
-    code, out, _ = run("banlist", "show", "tcg@2025-06-01", "-o", "json", "--lang", "de")
+    _code, out, _ = run("banlist", "show", "tcg@2025-06-01", "-o", "json", "--lang", "de")
     data = json.loads(out)
     entries = data["entries"]
     german = [e for e in entries if db.names(e["id"]).get("de")]

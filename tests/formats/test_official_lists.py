@@ -288,7 +288,7 @@ def test_fault_rules_on_small_lists(tmp_path: Path):
 
     def ol(day: int, n: int, total: int | None = None, un: int = 0) -> official.OfficialList:
         b = Banlist(
-            name=str(day), family="x", effective=D(2026, 1, day), limits={i: 0 for i in range(n)}
+            name=str(day), family="x", effective=D(2026, 1, day), limits=dict.fromkeys(range(n), 0)
         )
         return official.OfficialList(
             b, "vector", total if total is not None else n + un, [str(i) for i in range(un)]

@@ -6,6 +6,7 @@ own, not from deckcheck's importer.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -88,7 +89,7 @@ def test_consecutive_tcg_diffs_match_the_files(shared_data: Path, db: Any) -> No
     files = [p for p in kind_files(shared_data, "TCG") if p.name[: -len(".lflist.conf")] in by_name]
     assert len(files) >= 20
     checked = 0
-    for a, b in zip(files, files[1:], strict=False):
+    for a, b in itertools.pairwise(files):
         old_name, new_name = a.name[: -len(".lflist.conf")], b.name[: -len(".lflist.conf")]
         old_f, new_f = canonical_limits(parse_conf(a), db), canonical_limits(parse_conf(b), db)
         expected = {
@@ -199,12 +200,11 @@ def test_deck_impact_exit_code_and_family_format(real_home: Path) -> None:
 
 def expected_timeline(files: list[Path], card_id: int) -> list[tuple[str, str]]:
     rows = [(p.name[: -len(".lflist.conf")], parse_conf(p).get(card_id, 3)) for p in files]
-    keep = [
+    return [
         (name, STATUS[n])
         for i, (name, n) in enumerate(rows)
         if i in (0, len(rows) - 1) or n != rows[i - 1][1]
     ]
-    return keep
 
 
 def test_history_maxx_c_in_ocg(real_home: Path, shared_data: Path) -> None:
@@ -329,7 +329,7 @@ def test_diff_over_every_consecutive_ygopro_ocg_pair(ygopro_home: Path, shared_d
     files = ygopro_files(shared_data, "OCG")
     assert [b.name for b in lists] == [p.name[: -len(".lflist.conf")] for p in files]
     pairs = list(zip(lists, files, strict=True))
-    for (a, fa), (b, fb) in zip(pairs, pairs[1:], strict=False):
+    for (a, fa), (b, fb) in itertools.pairwise(pairs):
         old_f, new_f = canonical_limits(parse_conf(fa), db), canonical_limits(parse_conf(fb), db)
         expected = {
             c: (old_f.get(c, 3), new_f.get(c, 3))

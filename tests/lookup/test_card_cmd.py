@@ -19,7 +19,7 @@ pytestmark = pytest.mark.realdata
 @pytest.fixture
 def home(
     lookup_home_dir: Path,  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Path:
     from deckcheck.carddb import open_db

@@ -141,7 +141,7 @@ def test_blue_eyes_prefix_shows_the_dragon_in_the_top_5(real_index: Index) -> No
 @pytest.fixture
 def home(
     lookup_home_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Path:
     from deckcheck.carddb import open_db

@@ -49,7 +49,8 @@ def _queries(db: Any, n: int, seed: int) -> list[str]:
         else:
             out.append(_typo(rng, name, 1 if kind == "typo1" else 2))
     # Hand-picked: a clear typo, a near tie, a prefix, CJK typos.
-    return out + [
+    return [
+        *out,
         "ash blosom",
         "Blue-Eyes Whte Dragon",
         "blue-eyes",
@@ -88,7 +89,8 @@ def _long_typos(db: Any, n: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     rows = [r for r in db.iter_names() if r[3] == "name" and len(r[2]) >= 8]
     out = [_typo(rng, name, rng.choice([1, 1, 2])) for _c, _l, name, _k in rng.sample(rows, n)]
-    return out + [
+    return [
+        *out,
         "ブルーアイズ・ホワイト・ドラゴソ",
         "ブラック・マジシャン・ガーノレ",
         "하루 우라러",
@@ -232,7 +234,7 @@ def _tie_typos(db: Any, n: int, seed: int) -> list[str]:
 def test_filtered_search_equals_the_plain_scan(
     real_index: Index,  # noqa: F811
     real_db: Any,  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``search`` and ``resolve`` with the character-count filter (``lookup.bag``) give
     exactly what they give when every name of the length window is compared (brute force):

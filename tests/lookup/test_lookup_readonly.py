@@ -44,6 +44,7 @@ def _run(
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
 
 

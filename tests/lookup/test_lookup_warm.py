@@ -48,6 +48,7 @@ def _run(home: Path, *argv: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=120,
+        check=False,
     )
 
 

@@ -84,15 +84,19 @@ def _expected(db_path: Path, where: str) -> set[int]:
     [
         (
             "t:synchro attr:dark atk>=2500",
-            f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} AND attribute = {DARK}"
-            " AND atk >= 2500",
+            (
+                f"type_bits & {SYNCHRO} AND type_bits & {MONSTER} AND attribute = {DARK}"
+                " AND atk >= 2500"
+            ),
         ),
         ("t:trap", "kind = 'trap'"),
         ("link:3", f"type_bits & {MONSTER} AND type_bits & {LINK} AND (level & 65535) = 3"),
         (
             "lv:4 race:dragon",
-            f"type_bits & {MONSTER} AND NOT type_bits & {LINK | XYZ} "
-            "AND (level & 65535) = 4 AND race & 8192",
+            (
+                f"type_bits & {MONSTER} AND NOT type_bits & {LINK | XYZ} "
+                "AND (level & 65535) = 4 AND race & 8192"
+            ),
         ),
         ("def<1000 -t:link", f"type_bits & {MONSTER} AND NOT type_bits & {LINK} AND def < 1000"),
         ("scale>=5", f"type_bits & {PENDULUM} AND ((level >> 24) & 255) >= 5"),
@@ -102,7 +106,7 @@ def _expected(db_path: Path, where: str) -> set[int]:
 def test_query_matches_the_cards_table(
     real_db: Any,
     real_index: Any,
-    query: str,  # noqa: F811
+    query: str,
     where: str,
 ) -> None:
     got = {r.id for r in search.run(query, real_db, real_index, dt.date(2026, 8, 1))}
@@ -110,7 +114,7 @@ def test_query_matches_the_cards_table(
     assert want and got == want
 
 
-def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None:  # noqa: F811
+def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None:
     res = CliRunner().invoke(
         cli,
         ["card", "search", "t:synchro attr:dark atk>=2500", "--limit", "0", "-o", "json"],
@@ -139,7 +143,7 @@ def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None
 @pytest.fixture
 def on_real_home(
     lookup_home_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> Path:
     monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
@@ -149,9 +153,9 @@ def on_real_home(
 
 def test_list_and_format_terms(
     on_real_home: Path,
-    real_db: Any,  # noqa: F811
+    real_db: Any,
     real_index: Any,
-) -> None:  # noqa: F811
+) -> None:
     from deckcheck.formats.catalog import ListStore
 
     day = dt.date(2026, 8, 1)
@@ -169,7 +173,7 @@ def test_list_and_format_terms(
     assert not any(c >= 160000000 and c < 170000000 for c in rush)
 
 
-def test_released_without_release_data_says_so(real_db: Any, real_index: Any) -> None:  # noqa: F811
+def test_released_without_release_data_says_so(real_db: Any, real_index: Any) -> None:
     notes: list[str] = []
     search.run("released<2010-01-01 t:trap", real_db, real_index, dt.date(2026, 8, 1), notes.append)
     if not callable(getattr(real_db, "first_release", None)):

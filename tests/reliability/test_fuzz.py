@@ -30,7 +30,8 @@ from deckcheck.cli import main
 from deckcheck.decks import ydke
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.formats import lflist
-from deckcheck.formats.catalog import load_formats, load_list_file
+from deckcheck.formats.catalog import load_list_file
+from deckcheck.formats.formatfiles import load_formats
 from deckcheck.model import Banlist, Deck
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
 from tests.reliability import fuzzcount
@@ -145,7 +146,7 @@ def _seed_decks() -> list[Path]:
 SEED_DECKS = _seed_decks()
 SEED_LISTS = sorted((REPO / "banlists").glob("*/*.yaml"))
 SEED_FORMATS = sorted((REPO / "banlists" / "formats").glob("*.yaml"))
-SEED_CONFS = sorted((FIXTURES / "lflist").glob("*.conf")) + [HOSTILE / "tiny.lflist.conf"]
+SEED_CONFS = [*sorted((FIXTURES / "lflist").glob("*.conf")), HOSTILE / "tiny.lflist.conf"]
 
 
 # --------------------------------------------------------------------------- outcomes
@@ -581,6 +582,7 @@ def test_long_profile_is_opt_in() -> None:
             capture_output=True,
             text=True,
             timeout=120,
+            check=False,
         )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return [ln for ln in proc.stdout.splitlines() if "::" in ln]

@@ -103,13 +103,15 @@ def test_the_deadline_holds_when_its_first_alarm_is_swallowed() -> None:
 
     swallowed = 0
     stop = time.monotonic() + 10  # the test's own bound: never a hang
-    with pytest.raises(DataError, match="went past its deadline"):
-        with apply._bounded(time.monotonic() + 0.05):
-            while time.monotonic() < stop:
-                try:
-                    time.sleep(0.01)
-                except apply._Late:
-                    if swallowed:
-                        raise
-                    swallowed += 1  # the first ring lost, as in a gc callback
+    with (
+        pytest.raises(DataError, match="went past its deadline"),
+        apply._bounded(time.monotonic() + 0.05),
+    ):
+        while time.monotonic() < stop:
+            try:
+                time.sleep(0.01)
+            except apply._Late:
+                if swallowed:
+                    raise
+                swallowed += 1  # the first ring lost, as in a gc callback
     assert swallowed == 1

@@ -75,6 +75,6 @@ def test_edit_keeps_the_file_encoding(capsys, tmp_path: Path) -> None:
     err = capsys.readouterr().err
     assert rc in (0, 1), err
     text = deck.read_bytes().decode("cp932")  # still Shift-JIS, not UTF-8
-    assert "灰流うらら" in text and "4 灰流うらら" in text or "灰流うらら x4" in text, text
+    assert ("灰流うらら" in text and "4 灰流うらら" in text) or "灰流うらら x4" in text, text
     with pytest.raises(UnicodeDecodeError):
         deck.read_bytes().decode("utf-8")

@@ -107,6 +107,7 @@ def test_deep_yaml_does_not_crash_the_process(tiny_home: Path, tmp_path: Path) -
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert proc.returncode == EXIT_ERROR, proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith("deckcheck: error:")
@@ -375,6 +376,7 @@ def test_file_names_that_are_not_utf8(tiny_home: Path, tmp_path: Path) -> None:
             ],
             capture_output=True,
             timeout=60,
+            check=False,
         )
         err = proc.stderr.decode()
         assert_outcome(proc.returncode, err)
@@ -412,6 +414,7 @@ def test_process_substitution_pipe_is_read(tiny_home: Path, tmp_path: Path) -> N
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     assert_outcome(proc.returncode, proc.stderr)
     assert "main 3" in proc.stdout, proc.stdout

@@ -152,7 +152,12 @@ def test_validate_during_reimport_sees_old_or_new_never_a_mix(tmp_path: Path) ->
     try:
         wait_for_temp(home, reimports)
         proc = subprocess.run(
-            [sys.executable, str(loop)], env=env, capture_output=True, text=True, timeout=300
+            [sys.executable, str(loop)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
         )
     finally:
         (tmp_path / "stop").touch()
@@ -228,17 +233,17 @@ def test_sigkill_during_banlist_import(shared_data: Path, tmp_path: Path) -> Non
         p.send_signal(signal.SIGKILL)
         p.communicate(timeout=60)
         # Every list file is whole (the store reads them all) and the store works.
-        rc, out, err = finish(deckcheck(home, "banlist", "list"))
+        rc, _out, err = finish(deckcheck(home, "banlist", "list"))
         assert rc == 0 and "Traceback" not in err, err
-        rc, out, err = finish(
+        rc, _out, err = finish(
             deckcheck(home, "validate", "-d", "2021-01-01", str(HOSTILE / "ok.ydk"))
         )
         assert rc in (0, 1) and "error" not in err.lower().replace("error dc", ""), err
-    rc, out, err = finish(deckcheck(home, "banlist", "import", *map(str, confs)))
+    rc, _out, err = finish(deckcheck(home, "banlist", "import", *map(str, confs)))
     assert rc == 0, err
     installed = list((home / "banlists" / "tcg").glob("*.yaml"))
     assert len(installed) >= len(confs) - 2  # lists of one date may share a file
-    assert not [p for p in (home / "banlists").rglob("*.tmp")]
+    assert not list((home / "banlists").rglob("*.tmp"))
 
 
 @pytest.fixture(autouse=True)

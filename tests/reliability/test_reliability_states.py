@@ -245,8 +245,10 @@ def test_the_old_state_a_reader_holds_is_kept_until_it_is_done(
         [
             sys.executable,
             "-c",
-            "from deckcheck import paths; import sys; "
-            "print(paths.lists_dir(), flush=True); sys.stdin.read()",
+            (
+                "from deckcheck import paths; import sys; "
+                "print(paths.lists_dir(), flush=True); sys.stdin.read()"
+            ),
         ],
         env=_env(),
         stdin=subprocess.PIPE,

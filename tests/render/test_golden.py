@@ -19,7 +19,7 @@ def test_missing_file_fails(tmp_path: Path) -> None:
 def test_difference_fails_with_a_diff(tmp_path: Path) -> None:
     golden = tmp_path / "out.golden"
     golden.write_text("old output\n")
-    with pytest.raises(pytest.fail.Exception, match="differs from golden file out.golden") as e:
+    with pytest.raises(pytest.fail.Exception, match=r"differs from golden file out\.golden") as e:
         check_golden(golden, "new output\n", update=False)
     assert "-old output" in str(e.value) and "+new output" in str(e.value)
     assert golden.read_text() == "old output\n"
@@ -30,7 +30,7 @@ def test_update_writes_then_fails_and_the_rerun_passes(tmp_path: Path) -> None:
     for before in (None, "old output\n"):
         if before is not None:
             golden.write_text(before)
-        with pytest.raises(pytest.fail.Exception, match="golden file out.golden updated, re-run"):
+        with pytest.raises(pytest.fail.Exception, match=r"golden file out\.golden updated, re-run"):
             check_golden(golden, "new output\n", update=True)  # never passes when it wrote
         assert golden.read_text() == "new output\n"
         check_golden(golden, "new output\n", update=False)  # the re-run passes

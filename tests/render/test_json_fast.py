@@ -12,27 +12,24 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deckcheck.batch import Request, Run
+from deckcheck.batch import plan, reports, walk
 from deckcheck.model import Finding
 from deckcheck.render.json import deck_json, deck_text, finding_json
 from deckcheck.report import DeckReport
 
 
-def _reference(report: DeckReport, meta_format: str | None) -> str:
-    data = deck_json(report)
-    if meta_format is not None and report.format_id != meta_format:
-        data["format"] = {"id": report.format_id}
-    return json.dumps(data, ensure_ascii=False)
+def _reference(report: DeckReport) -> str:
+    return json.dumps(deck_json(report), ensure_ascii=False)
 
 
 def test_real_reports_in_several_formats(real_home: Path, shared_data: Path) -> None:
     decks = str(shared_data / "decks")
     seen = 0
+    heads: dict = {}  # one renderer's, kept over every report
     for fmt in ("tcg", "ocg", "goat", "rush", "speed", "genesys"):
-        run = Run(Request(inputs=(decks,), format_id=fmt, date=dt.date(2026, 6, 1), jobs=1))
-        for report in run.reports():
-            for meta_format in (fmt, "other", None):
-                assert deck_text(report, meta_format) == _reference(report, meta_format)
+        request, engine = plan((decks,), walk((decks,)), format_id=fmt, date=dt.date(2026, 6, 1))
+        for report in reports(request, engine):
+            assert deck_text(report, heads) == _reference(report)
             seen += len(report.findings)
     assert seen > 1000
 
@@ -70,6 +67,11 @@ def _findings(draw: st.DrawFn) -> Finding:
     ),
     st.one_of(st.none(), _TEXT),
     st.sampled_from(["tcg", "ocg"]),
+    st.one_of(st.none(), _TEXT),
+    st.one_of(
+        st.none(),
+        st.tuples(_TEXT, _TEXT, st.one_of(st.none(), _TEXT), st.one_of(st.none(), st.booleans())),
+    ),
 )
 def test_generated_reports(
     findings: list[Finding],
@@ -78,12 +80,26 @@ def test_generated_reports(
     counts: dict[object, object],
     player: str | None,
     format_id: str,
+    format_name: str | None,
+    listed: tuple[str, str, str | None, bool | None] | None,
 ) -> None:
-    report = DeckReport(source, legal, counts, tuple(findings), format_id, player=player)  # type: ignore[arg-type]
+    name, effective, src, exact = listed or (None, None, None, None)
+    report = DeckReport(
+        source,
+        legal,
+        counts,  # type: ignore[arg-type]
+        tuple(findings),
+        format_id,
+        name,
+        effective,
+        player=player,
+        format_name=format_name,
+        list_source=src,
+        list_date_exact=exact,
+    )
     for f in findings:
         assert finding_json(f) == json.dumps(f.to_json(), ensure_ascii=False)
-    assert deck_text(report, "tcg") == _reference(report, "tcg")
-    assert deck_text(report, None) == _reference(report, None)
+    assert deck_text(report) == _reference(report)
 
 
 def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() -> None:
@@ -97,6 +113,7 @@ def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() 
         {"main": 40.0, "extra": 0, "side": 0},
         {"main": 40, "extra": 0},
     ]
+    heads: dict = {}  # one renderer's, kept over every case
     for code in ("DC402", 1, True, 1.0):
         for section in ("main", None, 1, True):
             for counts in counts_cases:
@@ -115,4 +132,4 @@ def test_odd_typed_fields_and_counts_are_never_written_from_a_remembered_head() 
                     False,
                 )
                 report = DeckReport("d.ydk", False, counts, (f,), "tcg")  # type: ignore[arg-type]
-                assert deck_text(report, "tcg") == _reference(report, "tcg")
+                assert deck_text(report, heads) == _reference(report)

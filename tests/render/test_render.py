@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from deckcheck import render
+from deckcheck.engine import Engine
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 from deckcheck.model import SECTIONS, Banlist, Deck, DeckEntry, Finding
 from deckcheck.render.github import escape_data, escape_property
 from deckcheck.report import DeckReport, Summary, Waivers, exit_code
-from deckcheck.validate import unreadable, validate_deck
+from deckcheck.validate import Target, unreadable, validate_deck
 from tests.conftest import GoldenCheck
 from tests.rules.test_rules import BASE, CARDS, FILLERS
 
@@ -45,17 +46,19 @@ def _deck(
 
 def sample_reports() -> list[DeckReport]:
     fill = [i for i in FILLERS[:13] for _ in range(3)]
-    legal = _deck("decks/legal.ydk", fill + [102], (200, 201))
+    legal = _deck("decks/legal.ydk", [*fill, 102], (200, 201))
     illegal = _deck(
-        "decks/odd, name: 100%.ydk", fill[:36] + [23434538, 23434539, 200, 700], (102,), (100,)
+        "decks/odd, name: 100%.ydk", [*fill[:36], 23434538, 23434539, 200, 700], (102,), (100,)
     )
     illegal.findings.append(
         Finding("DC101", "unreadable-line", "error", "cannot read line: 'abc'", "main", 3)
     )
     return [
-        validate_deck(legal, BASE, LIST, CARDS, date=DATE),
-        validate_deck(illegal, BASE, LIST, CARDS, date=DATE),
-        unreadable("decks/broken.ydk", "cannot read the deck: binary input", BASE, LIST),
+        validate_deck(Engine(CARDS), legal, Target(BASE, LIST, DATE)),
+        validate_deck(Engine(CARDS), illegal, Target(BASE, LIST, DATE)),
+        unreadable(
+            "decks/broken.ydk", "cannot read the deck: binary input", Target(BASE, LIST, DATE)
+        ),
         DeckReport(
             "decks/warned.ydk",
             True,

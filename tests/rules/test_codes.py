@@ -18,19 +18,25 @@ from deckcheck import codes, decks, model
 from deckcheck.codes import CODES, Code, CodeError, CodeNotOwned, Registry, UnknownCode, finding
 from deckcheck.decks.cli_support import check_ids
 from deckcheck.decks.resolve import resolve_deck
+from deckcheck.engine import Engine
 from deckcheck.model import Deck, DeckEntry, Finding, Format
 from deckcheck.rules import RULES
 from deckcheck.rules._base import Context
-from deckcheck.validate import unreadable, validate_deck
+from deckcheck.validate import Target, unreadable, validate_deck
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PACKAGE = REPO / "deckcheck"
 FMT = Format(id="test", name="Test Advanced")
 DATE = dt.date(2026, 6, 1)
 ALL_CODES = [f"DC{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 303, 304)] + [
-    f"DC{n}" for n in (*range(401, 410), 501, 502, 503, 601, 602)
+    f"DC{n}" for n in (*range(401, 410), 501, 502, 503, 504, 601, 602, 603)
 ]
-WARNINGS = {"DC304", "DC601", "DC602"}  # real warnings (issues 15, 16): errors under --strict
+WARNINGS = {
+    "DC304",
+    "DC601",
+    "DC602",
+    "DC603",
+}  # real warnings (issues 15, 16): errors under --strict
 
 
 # --------------------------------------------------------------------------- the registry
@@ -49,7 +55,7 @@ def test_every_module_in_rules_is_registered_in_the_rules_dict() -> None:
     assert files == set(RULES)
     for name, module in RULES.items():
         assert module.__name__ == f"deckcheck.rules.{name}"
-        assert module.NAME == name
+        assert name == module.NAME
 
 
 def test_every_code_is_owned_by_exactly_one_registered_module() -> None:
@@ -206,18 +212,18 @@ def test_the_engine_refuses_a_code_the_rule_does_not_own(monkeypatch: pytest.Mon
     monkeypatch.setitem(RULES, "sizes", _rule("DC201", "DC401"))
     refused = r"'sizes' emitted DC401, but it belongs to rules.copies"
     with pytest.raises(CodeNotOwned, match=refused):
-        validate_deck(Deck(source="x.ydk"), FMT, None, {}, date=DATE)
+        validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
 
 
 def test_the_engine_refuses_a_rule_that_owns_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(RULES, "rogue", _rule("DC101"))
     with pytest.raises(CodeNotOwned, match="'rogue' emitted DC101"):
-        validate_deck(Deck(source="x.ydk"), FMT, None, {}, date=DATE)
+        validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
 
 
 def test_the_engine_accepts_the_codes_a_rule_owns(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(RULES, "sizes", _rule("DC202"))
-    report = validate_deck(Deck(source="x.ydk"), FMT, None, {}, date=DATE)
+    report = validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
     assert [f.code for f in report.findings] == ["DC202"]
 
 
@@ -240,10 +246,14 @@ def _findings_of_every_producer() -> dict[str, list[Finding]]:
         "text reader": text.findings,
         "name resolver": [f for f in resolved.findings if f not in text.findings],
         "check_ids": check_ids(
-            Deck(source="x.ydk", main=[DeckEntry("main", 5, 1)]), SimpleNamespace(get=dict().get)
+            Deck(source="x.ydk", main=[DeckEntry("main", 5, 1)]), SimpleNamespace(get={}.get)
         ),
-        "unreadable": list(unreadable("x.ydk", "cannot read the deck", FMT, None).findings),
-        "rules": list(validate_deck(Deck(source="x.ydk"), FMT, None, {}, date=DATE).findings),
+        "unreadable": list(
+            unreadable("x.ydk", "cannot read the deck", Target(FMT, None, DATE)).findings
+        ),
+        "rules": list(
+            validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE)).findings
+        ),
     }
 
 
@@ -263,7 +273,7 @@ def test_every_producer_takes_names_and_severities_from_the_registry(
         for f in found:
             assert (f.rule, f.severity) == (CODES[f.code].rule + "-x", "warning"), producer
     # Only warnings now: the engine reads the severity the registry gives, so the deck is legal.
-    assert validate_deck(Deck(source="x.ydk"), FMT, None, {}, date=DATE).legal
+    assert validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE)).legal
 
 
 def _constructors(tree: ast.AST) -> Iterator[int]:

@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from deckcheck.codes import CODES, finding, owned_by
+from deckcheck.engine import Engine
 from deckcheck.model import (
     Banlist,
     Card,
@@ -22,7 +23,7 @@ from deckcheck.model import (
     SizeRange,
 )
 from deckcheck.rules import RULES
-from deckcheck.validate import validate_deck
+from deckcheck.validate import Target, validate_deck
 
 CASES_DIR = Path(__file__).parent.parent / "fixtures" / "rules"
 FILLERS = range(1000, 1070)
@@ -72,7 +73,7 @@ def make_format(over: dict[str, Any]) -> Format:
     for key, value in over.items():
         if key in ("main", "extra", "side", "skills") and value is not None:
             value = SizeRange(value.get("min", 0), value.get("max"))
-        elif key in ("pool", "extra_deck_types", "banned_types"):
+        elif key in ("pool", "universe", "extra_deck_types", "banned_types"):
             value = frozenset(value)
         elif key == "changes":
             value = tuple(
@@ -88,7 +89,7 @@ def make_list(spec: dict[str, Any] | None) -> Banlist | None:
         return None
     limits = {int(k): v for k, v in (spec.get("limits") or {}).items()}
     if spec.get("mode") == "whitelist":
-        limits.update({i: 3 for i in FILLERS})
+        limits.update(dict.fromkeys(FILLERS, 3))
     return Banlist(
         name="2026.05 TEST",
         family="test",
@@ -140,9 +141,11 @@ def test_rule_case(case: dict[str, Any]) -> None:
     fmt = make_format(case.get("format") or {})
     date = case.get("date", dt.date(2026, 6, 1))
     deck = make_deck(case, fmt.at(date))
-    report = validate_deck(
-        deck, fmt, make_list(case.get("list")), CARDS, date=date, points_cap=case.get("points_cap")
-    )
+    banlist = make_list(case.get("list"))
+    # ``newest: true``: the case's list is the newest installed one of its family (DC602)
+    newest = banlist if case.get("newest") else None
+    target = Target(fmt, banlist, date, case.get("points_cap"), newest=newest)
+    report = validate_deck(Engine(CARDS), deck, target)
     got = sorted(f.code for f in report.findings)
     assert got == sorted(case["expect"]), [f.message for f in report.findings]
     # Warnings (DC304, DC602 …) leave a deck legal; only errors make it illegal.
@@ -177,7 +180,7 @@ def test_findings_are_stamped_with_name_and_severity_and_sorted() -> None:
     deck.side.append(DeckEntry("side", 300, 50))
     deck.main += [DeckEntry("main", 200, 3), DeckEntry("main", 99999999, 1)]
     deck.extra.append(DeckEntry("extra", 102, 10))
-    report = validate_deck(deck, BASE, None, CARDS, date=dt.date(2026, 6, 1))
+    report = validate_deck(Engine(CARDS), deck, Target(BASE, None, dt.date(2026, 6, 1)))
     assert [(f.code, f.section, f.line) for f in report.findings] == [
         ("DC201", "main", None),
         ("DC102", "main", 1),
@@ -193,23 +196,29 @@ def test_findings_are_stamped_with_name_and_severity_and_sorted() -> None:
 def test_validate_deck_does_not_change_its_inputs() -> None:
     deck = Deck(source="x.ydk", main=[DeckEntry("main", 100, 1, count=4)])
     before = repr(deck)
-    validate_deck(deck, BASE, make_list({"limits": {100: 1}}), CARDS, date=dt.date(2026, 6, 1))
+    validate_deck(
+        Engine(CARDS), deck, Target(BASE, make_list({"limits": {100: 1}}), dt.date(2026, 6, 1))
+    )
     assert repr(deck) == before
 
 
 def test_text_counts_count_as_copies() -> None:
     entry = DeckEntry("main", 100, 1, count=4, query="Plain")
     deck = Deck(source="x.txt", kind="text", main=[entry])
-    report = validate_deck(deck, BASE, None, CARDS, date=dt.date(2026, 6, 1))
+    report = validate_deck(Engine(CARDS), deck, Target(BASE, None, dt.date(2026, 6, 1)))
     assert [f.code for f in report.findings] == ["DC201", "DC401"]
     assert report.findings[1].count == 4
 
 
 def test_localized_names() -> None:
     deck = Deck(source="x.ydk", main=[DeckEntry("main", 100, 1, count=4)])
-    report = validate_deck(
-        deck, BASE, None, CARDS, date=dt.date(2026, 6, 1), names=lambda cid: f"名前{cid}"
-    )
+
+    class Named(CardStub):
+        def name(self, card_id: int, lang: str = "en") -> str:
+            return f"名前{card_id}" if lang == "ja" else str(card_id)
+
+    cards = Named(CARDS.cards)
+    report = validate_deck(Engine(cards), deck, Target(BASE, None, dt.date(2026, 6, 1), lang="ja"))
     assert "名前100 (100): 4 copies" in report.findings[1].message
 
 

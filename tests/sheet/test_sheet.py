@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck.cli import main
+from deckcheck.errors import InputError
 from deckcheck.sheet import MAIN_ROWS, Line, Player, Sheet, split_name
 from deckcheck.sheet import fonts as sheet_fonts
 from deckcheck.sheet.acroform import field_names, fill
@@ -47,7 +48,7 @@ def pdf_text(pdf: Path, page: int | None = None) -> str:
 
 def pdf_pages(pdf: Path) -> int:
     info = subprocess.run([_need("pdfinfo"), str(pdf)], capture_output=True, check=True)
-    return int(re.search(r"^Pages:\s+(\d+)", info.stdout.decode(), re.M).group(1))  # type: ignore[union-attr]
+    return int(re.search(r"^Pages:\s+(\d+)", info.stdout.decode(), re.MULTILINE).group(1))  # type: ignore[union-attr]
 
 
 def png_pages(pdf: Path, out: Path) -> list[Path]:
@@ -348,7 +349,7 @@ def _real_deck_with_many_monsters(shared_data: Path) -> tuple[Path, Sheet]:
         deck = decks.read_path(path)
         try:
             sheet = sheet_deck(deck, db.get, db.name)
-        except Exception:
+        except InputError:
             continue  # unknown cards: no sheet for this one
         if len(sheet.monster) > MAIN_ROWS:
             return path, sheet

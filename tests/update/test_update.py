@@ -58,7 +58,7 @@ def _handler(mirror: Mirror) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (stdlib name)
+        def log_message(self, format: str, *args: Any) -> None:
             pass  # keep pytest output clean
 
         def _log(self, status: int) -> int:
@@ -67,7 +67,7 @@ def _handler(mirror: Mirror) -> type[BaseHTTPRequestHandler]:
                 mirror.requests.append((self.path, status))
             return n
 
-        def do_GET(self) -> None:  # noqa: N802 (stdlib name)
+        def do_GET(self) -> None:
             rel = self.path.lstrip("/")
             f = mirror.root / rel
             with mirror.lock:

@@ -99,7 +99,7 @@ def test_update_installs_official_data_then_downloads_nothing(
     monkeypatch.setattr(download, "BACKOFF", 0.0)
     args = ["update", "--source", mirror.url, "--only", "cards", "-o", "json"]
     assert main(args) == 0
-    out, err = capsys.readouterr()
+    out, _err = capsys.readouterr()
     report = json.loads(out)
     status = {f["file"]: f["status"] for f in report["files"]}
     assert all(status[k] == "new" for k in OFFICIAL_KEYS)

@@ -14,7 +14,7 @@ DOC = REPO / "docs" / "API.md"
 
 
 def example_code() -> str:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
     assert len(blocks) >= 2, "API.md lost its signature or its example"
     return blocks[-1]
 
@@ -37,12 +37,16 @@ def run_example(tmp_path: Path, home: Path, *args: str) -> subprocess.CompletedP
 def test_signature_in_the_doc_is_the_real_one() -> None:
     import inspect
 
+    from deckcheck.engine import Engine
     from deckcheck.validate import validate_deck
 
     params = list(inspect.signature(validate_deck).parameters)
-    assert params == ["deck", "fmt", "banlist", "cards", "date", "points_cap", "names"]
-    call = "validate_deck(deck, fmt, banlist, cards, date=event_date, points_cap=None, names=None)"
-    assert call in DOC.read_text(encoding="utf-8")
+    assert params == ["engine", "deck", "target", "player"]
+    doc = DOC.read_text(encoding="utf-8")
+    assert "report = validate_deck(engine, deck, target)" in doc
+    target = list(inspect.signature(Engine.target).parameters)
+    assert target[:4] == ["self", "format_id", "date", "banlist_ref"]
+    assert "engine.target(format_id, date, banlist_ref=None, points_cap=None, lang=None)" in doc
 
 
 def test_example_on_the_built_in_sample(tmp_path: Path, isolated_home: Path) -> None:

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.batch import Job, run_batch
+from deckcheck.batch import Request, reports
 from deckcheck.cli import cli
 from deckcheck.inputs import expand_inputs
+from deckcheck.validate import Target
 from tests.conftest import REPO
 
 KINDS = ["text", "json", "github", "junit", "csv", "html"]
@@ -86,16 +87,16 @@ def test_real_decks_same_output_with_jobs(real_home: Path, shared_data: Path, ki
     assert one == two
 
 
-def test_run_batch_streams_reports_in_input_order(mixed_folder: Path) -> None:
+def test_reports_stream_in_input_order(mixed_folder: Path) -> None:
     from deckcheck.formats import ListStore, get_format
 
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
     items = list(expand_inputs([str(mixed_folder)]))
-    serial = list(run_batch(items, job, 1))
-    parallel = run_batch(iter(items), job, 2)  # a generator in, a generator out
+    request = Request((str(mixed_folder),), items, Target(fmt, banlist, date), jobs=1)
+    serial = list(reports(request))
+    parallel = reports(request.replace(items=iter(items), jobs=2))  # a generator in and out
     assert next(parallel).input == items[0]
     rest = list(parallel)
     assert [r.input for r in serial] == items

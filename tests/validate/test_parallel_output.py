@@ -1,7 +1,7 @@
 """``validate --jobs 2`` over the pool writes what ``--jobs 1`` writes, byte for byte, for every
 output kind and every option that changes what a deck shows (waivers, ``--only-illegal``,
 ``--strict``, ``--csv-decks``), the step summary and ``--sheets``; for the kinds the workers
-render (text, json, csv, github) the parent renders no deck itself (``batch.run_output``)."""
+render (text, json, csv, github) the parent renders no deck itself (``batch.stream``)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
-from deckcheck import batch
-from deckcheck.batch import Job, Output, run_batch, run_output
+from deckcheck import batch, runners
+from deckcheck.batch import Output, Request, reports
+from deckcheck.engine import Engine
 from deckcheck.inputs import expand_inputs
-from deckcheck.render.base import Meta
 from deckcheck.report import RunTally, Waivers
+from deckcheck.validate import Target
 from tests.conftest import REPO
 from tests.validate.test_jobs import KINDS, run
 
@@ -37,7 +38,7 @@ OPTIONS = [
 @pytest.fixture(autouse=True)
 def two_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pool of two even on a one-core machine: these tests are about the pool's output."""
-    monkeypatch.setattr(batch, "cores", lambda: 2)
+    monkeypatch.setattr(runners, "cores", lambda: 2)
 
 
 @pytest.fixture
@@ -145,16 +146,13 @@ def test_sheets_from_the_pool(tmp_path: Path) -> None:
     assert names[0] == names[1]
 
 
-def _job() -> tuple[Job, Meta]:
+def _target() -> Target:
     from deckcheck.formats import ListStore, get_format
 
     date = dt.date(2026, 6, 1)
-    fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    job = Job(fmt=fmt, banlist=banlist, date=date, points_cap=None, lang=None, db_path=None)
     assert banlist is not None
-    meta = Meta(fmt.id, fmt.name, banlist.name, banlist.effective.isoformat(), date.isoformat())
-    return job, meta
+    return Target(get_format("dm6"), banlist, date)
 
 
 @pytest.mark.parametrize("kind", ["text", "json", "csv", "github"])
@@ -162,17 +160,20 @@ def test_workers_render_and_the_parent_only_writes(folder: Path, kind: str) -> N
     """Over the pool the parent's renderer gets the workers' text, never a report (its
     ``deck`` fails here), and the tally merged from the workers' parts is the one a single
     process keeps; in process the same renderer writes deck by deck."""
-    job, meta = _job()
     items = list(expand_inputs([str(folder)]))
-    spec = Output(kind, meta, Waivers(["DC403"]), strict=True, sheets=True, rows=True)
+    # --sheets and a step summary given: the tally keeps the passing decks and the rows
+    spec = Output(
+        kind, waivers=Waivers(["DC403"]), strict=True, sheets="sheets/", step_summary="s.md"
+    )
 
     def write(jobs: int, parent_renders: bool) -> tuple[str, RunTally]:
         out = io.StringIO()
+        request = Request((str(folder),), items, _target(), spec, jobs)
         renderer = spec.renderer(out, io.StringIO())
-        renderer.start(meta)
+        renderer.start(request.meta())
         if not parent_renders:
             renderer.deck = _no_deck  # type: ignore[method-assign]  # the parent's only
-        tally = run_output(items, job, jobs, spec, renderer)
+        tally = batch.stream(request, Engine.open(), renderer)
         renderer.finish(tally.summary)
         return out.getvalue(), tally
 
@@ -204,18 +205,17 @@ def vars_of(tally: RunTally) -> tuple[Any, ...]:
 def test_tally_parts_merged_in_order_equal_one_tally(folder: Path) -> None:
     """Split anywhere, the parts' merge keeps the counts, the codes in first-seen order, the
     passing inputs and the rows of one tally over all the reports."""
-    job, _meta = _job()
-    reports = list(run_batch(list(expand_inputs([str(folder)])), job, 1))
+    checked = list(reports(Request((), list(expand_inputs([str(folder)])), _target())))
     waivers = Waivers(["DC402"])
     whole = RunTally(waivers, strict=True, sheets=True, rows=True)
-    shown = [r for r in map(whole.take, reports) if r is not None]
-    assert len(shown) == len(reports)
-    for cuts in ([1], [2, 3, 77], [len(reports) - 1], list(range(0, len(reports), 10))):
+    shown = [r for r in map(whole.take, checked) if r is not None]
+    assert len(shown) == len(checked)
+    for cuts in ([1], [2, 3, 77], [len(checked) - 1], list(range(0, len(checked), 10))):
         merged = RunTally(waivers, strict=True, sheets=True, rows=True)
         part = RunTally(waivers, strict=True, sheets=True, rows=True)
-        bounds = [0, *cuts, len(reports)]
+        bounds = [0, *cuts, len(checked)]
         for lo, hi in itertools.pairwise(bounds):
-            for r in reports[lo:hi]:
+            for r in checked[lo:hi]:
                 part.take(r)
             merged.merge(part.part())
         assert vars_of(merged) == vars_of(whole)
@@ -231,7 +231,7 @@ def test_a_killed_worker_is_one_error_line_and_exit_2(
 ) -> None:
     from deckcheck.cli import main
 
-    monkeypatch.setattr(batch, "_work_rendered", _killed)  # forked workers inherit it
+    monkeypatch.setattr(runners, "_work", _killed)  # forked workers inherit it
     assert main(["validate", "--jobs", "2", "--format", "dm6", "-o", "json", str(folder)]) == 2
     err = capsys.readouterr().err
     assert "deckcheck: error: a --jobs worker process ended without answering" in err

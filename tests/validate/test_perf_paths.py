@@ -11,14 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from deckcheck import batch
+from deckcheck import runners
+from deckcheck.batch import Request, reports
 from deckcheck.carddb import open_db
 from deckcheck.carddb.snapshot import CardSnapshot
 from deckcheck.cli import main
+from deckcheck.engine import Engine
 from deckcheck.model import Card, Deck, DeckEntry, Finding, Format, Group, Scope, SizeRange
 from deckcheck.report import DeckReport, Waivers
 from deckcheck.rules._base import Context
-from deckcheck.validate import _tally, composition, validate_deck
+from deckcheck.validate import Learnt, Target, _tally, composition, validate_deck
 from tests.carddb.test_carddb_import import make_cdb
 
 REPO = Path(__file__).parent.parent.parent
@@ -84,29 +86,29 @@ def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> 
         side=[DeckEntry("side", 502, 30)],
     )
     ctx = Context(deck, Format("x", "X"), None, dt.date(2026, 6, 1), None)
-    comp = _tally(ctx, db, None)
+    comp = _tally(ctx, db, None, Learnt())
     assert comp == composition(ctx) == {"monster": 4, "spell": 2, "trap": 0, "other": 1, "extra": 2}
     assert ctx.tallies[100].count == 3  # 100 twice and its artwork 500
     assert ctx.counts == {"main": 7, "extra": 1, "side": 1}  # skills left out
-    report = validate_deck(deck, Format("x", "X"), None, db, date=dt.date(2026, 6, 1))
+    report = validate_deck(Engine(db), deck, Target(Format("x", "X"), None, dt.date(2026, 6, 1)))
     assert report.composition == comp
 
 
 def test_worker_plan(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(batch, "cores", lambda: 2)
-    assert batch.plan_workers(64, None) == 2  # never more workers than usable cores
-    assert batch.plan_workers(1, None) == 1
-    assert batch.plan_workers("auto", 10) == 1  # a small batch stays in process
-    assert batch.plan_workers("auto", batch.AUTO_MIN_DECKS) == 2
-    assert batch.plan_workers("auto", None) == 2
-    monkeypatch.setattr(batch, "cores", lambda: 1)
-    assert batch.plan_workers("auto", None) == 1 and batch.plan_workers(8, None) == 1
+    monkeypatch.setattr(runners, "cores", lambda: 2)
+    assert runners.plan_workers(64, None) == 2  # never more workers than usable cores
+    assert runners.plan_workers(1, None) == 1
+    assert runners.plan_workers("auto", 10) == 1  # a small batch stays in process
+    assert runners.plan_workers("auto", runners.AUTO_MIN_DECKS) == 2
+    assert runners.plan_workers("auto", None) == 2
+    monkeypatch.setattr(runners, "cores", lambda: 1)
+    assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(8, None) == 1
 
 
 def test_cores_reads_the_affinity_mask() -> None:
     import os
 
-    assert 1 <= batch.cores() <= len(os.sched_getaffinity(0))
+    assert 1 <= runners.cores() <= len(os.sched_getaffinity(0))
 
 
 def test_jobs_option_takes_auto_and_refuses_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -122,16 +124,16 @@ def test_many_decks_in_a_pool_same_as_one_process(tmp_path: Path) -> None:
 
     decks = sorted((REPO / "examples" / "dm6").glob("*.ydk"))
     items = []
-    for i in range(batch.AUTO_MIN_DECKS + 150):
+    for i in range(runners.AUTO_MIN_DECKS + 150):
         p = tmp_path / f"{i:05d}.ydk"
         p.write_bytes(decks[i % len(decks)].read_bytes())
         items.append(str(p))
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
-    job = batch.Job(fmt, ListStore.default().in_force("dm6", date), date, None, None, None)
-    one = list(batch.run_batch(items, job, 1))
-    two = list(batch.run_batch(iter(items), job, 2))  # a generator: looked ahead, then pooled
-    auto = list(batch.run_batch(items, job, "auto"))
+    request = Request((), items, Target(fmt, ListStore.default().in_force("dm6", date), date))
+    one = list(reports(request.replace(jobs=1)))
+    two = list(reports(request.replace(items=iter(items), jobs=2)))  # looked ahead, then pooled
+    auto = list(reports(request.replace(jobs="auto")))
     assert [r.input for r in two] == items
     assert two == one == auto
     assert {r.legal for r in one} == {True, False}

@@ -41,7 +41,7 @@ def _links(shared_data: Path) -> list[str]:
     rng = random.Random(18)
     out = [to_ydke(d) for d in real]
     for d in real:
-        d.main.append(DeckEntry("main", rng.choice(ids + [1, 99999999]), None))
+        d.main.append(DeckEntry("main", rng.choice([*ids, 1, 99999999]), None))
         out.append(to_ydke(d))
     return out
 

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckcheck import render
-from deckcheck.batch import Checker, Job, Request, Run, run_batch
+from deckcheck.batch import Request, plan, reports, walk
 from deckcheck.cli import cli
 from deckcheck.errors import DataError, InputError
 from deckcheck.formats import get_format, list_for
@@ -25,6 +25,7 @@ from deckcheck.inputs import (
     read_item,
     walk_folder,
 )
+from deckcheck.validate import Target
 from tests.conftest import REPO
 
 EXAMPLES = REPO / "examples"
@@ -108,30 +109,35 @@ def test_list_for_without_a_list_in_force_is_a_data_error() -> None:
 # --------------------------------------------------------------------------- batch
 
 
-def test_run_checks_inputs_in_order_in_process(folder: Path) -> None:
-    run = Run(Request((str(folder),), "dm6", date=DATE))
-    meta = run.meta(strict=False)
+def test_a_request_checks_inputs_in_order_in_process(folder: Path) -> None:
+    inputs = (str(folder),)
+    request, engine = plan(inputs, walk(inputs), format_id="dm6", date=DATE, jobs=1)
+    meta = request.meta()
     assert (meta.format_id, meta.list_name, meta.date) == ("dm6", "2002.07 DM6", "2026-06-01")
-    reports = list(run.reports())
+    got = list(reports(request, engine))
     # a folder walk leaves text decklists out unless configured (issue 16)
-    assert [Path(r.input).name for r in reports] == ["z.ydk", "url.ydke", "x.YDK"]
-    legal = {Path(r.input).name: r.legal for r in reports}
+    assert [Path(r.input).name for r in got] == ["z.ydk", "url.ydke", "x.YDK"]
+    legal = {Path(r.input).name: r.legal for r in got}
     assert legal["z.ydk"] and not legal["x.YDK"] and not legal["url.ydke"]
-    # the same engine without the Run wrapper gives the same verdicts
-    job = Job(run.job.fmt, run.job.banlist, DATE, None, None, None)
-    again = list(run_batch(expand_inputs([str(folder)]), job, 1, checker=Checker(job)))
-    assert again == reports
+    # the same engine without the request gives the same verdicts
+    target = Target(request.target.fmt, request.target.banlist, DATE)
+    again = [engine.check_item(i, target) for i in expand_inputs([str(folder)])]
+    assert again == got
+    # and a request built by hand, with a fresh engine
+    assert list(reports(Request(inputs, tuple(expand_inputs(inputs)), target))) == got
 
 
-def test_run_refuses_a_missing_path_before_any_report(tmp_path: Path) -> None:
+def test_walk_refuses_a_missing_path_before_any_report(tmp_path: Path) -> None:
     with pytest.raises(InputError):
-        Run(Request((str(tmp_path / "gone.ydk"),), "dm6", date=DATE))
+        walk((str(tmp_path / "gone.ydk"),))
 
 
 def test_stream_feeds_the_renderer_and_counts(folder: Path) -> None:
-    run = Run(Request((str(folder / "z.ydk"), str(folder / "b")), "dm6", date=DATE))
+    inputs = (str(folder / "z.ydk"), str(folder / "b"))
+    request, engine = plan(inputs, walk(inputs), format_id="dm6", date=DATE, jobs=1)
     out, err = io.StringIO(), io.StringIO()
-    summary = render.stream(render.make("json", out, err), run.meta(False), run.reports(), False)
+    got = reports(request, engine)
+    summary = render.stream(render.make("json", out, err), request.meta(), got, False)
     data = json.loads(out.getvalue())
     assert summary.decks == 2 and summary.illegal == 1
     assert [Path(d["input"]).name for d in data["decks"]] == ["z.ydk", "x.YDK"]

@@ -1,13 +1,11 @@
 """The engine's per-passcode tally (issue 18) gives what its line-by-line tally gives: the
 same tallies (by canonical card and by printing: canonical, name, count, first line, card),
 counts, composition, entries and flags, on every real deck and on decks with alternate
-artworks, unknown cards, tokens and skills; and the reports of both are equal. The file stem
-that names a deck's player is ``splitext(basename())``."""
+artworks, unknown cards, tokens and skills; and the reports of both are equal."""
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -15,11 +13,11 @@ from hypothesis import strategies as st
 
 from deckcheck import decks
 from deckcheck.carddb import open_db
+from deckcheck.engine import Engine
 from deckcheck.errors import InputError
-from deckcheck.inputs import file_stem
 from deckcheck.model import Deck, DeckEntry, Format
 from deckcheck.rules._base import Context, Tally
-from deckcheck.validate import _tally, _tally_lines, check_deck
+from deckcheck.validate import Learnt, Target, _tally, _tally_lines, validate_deck
 from tests.validate.test_perf_paths import small_db  # noqa: F401 - a fixture
 
 DATE = dt.date(2026, 6, 1)
@@ -39,7 +37,7 @@ def _same(deck: Deck, db: object, fmt: Format, names: object = None) -> bool:
     line-by-line one the entries built from them. Returns whether ``deck`` was packed."""
     packed = deck.packed() is not None
     fast = Context(deck, fmt, None, DATE, None)
-    comp_fast = _tally(fast, db, names)  # type: ignore[arg-type]
+    comp_fast = _tally(fast, db, names, Learnt())  # type: ignore[arg-type]
     counted = fast.counted
     assert counted is not None and (counted.rows is not None) is packed
     lines = Context(deck, fmt, None, DATE, None)
@@ -108,7 +106,7 @@ def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
     )
     _same(deck, db, fmt)
     _same(deck, db, fmt, names=lambda cid: "same" if cid == 100 else f"n{cid}")
-    report = check_deck(deck, fmt, None, db, DATE, None, None, None)
+    report = validate_deck(Engine(db), deck, Target(fmt, None, DATE))
     counted = Deck(
         "d.ydk",
         main=[*deck.main, DeckEntry("main", 102, 40, count=2)],
@@ -116,45 +114,19 @@ def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
         side=deck.side,
     )  # a counted line: the line-by-line path
     assert [f.code for f in report.findings] == [
-        f.code for f in check_deck(counted, fmt, None, db, DATE, None, None, None).findings
+        f.code for f in validate_deck(Engine(db), counted, Target(fmt, None, DATE)).findings
     ]
 
 
-_NAMES = st.text(alphabet="ab./\\ é", max_size=12)
-
-
-@settings(max_examples=500, deadline=None)
-@given(_NAMES)
-def test_file_stem_is_splitext_of_basename(path: str) -> None:
-    assert file_stem(path) == os.path.splitext(os.path.basename(path))[0]
-
-
-def test_file_stem_examples() -> None:
-    for path in [
-        "a.ydk",
-        ".ydk",
-        "..ydk",
-        "x.",
-        ".a.ydk",
-        "a",
-        "d/b.c.ydk",
-        "d.x/y",
-        "/",
-        "",
-        "a/.hidden",
-        "a/..",
-        "a/b..ydk",
-    ]:
-        assert file_stem(path) == os.path.splitext(os.path.basename(path))[0], path
-
-
 def _findings(deck: Deck, fmt: Format, banlist: object, db: object, counted: bool) -> list:
-    from deckcheck.validate import _format_at, _rules
-
-    ctx = Context(deck, _format_at(fmt, DATE), banlist, DATE, None)  # type: ignore[arg-type]
-    (_tally if counted else _tally_lines)(ctx, db, None)  # type: ignore[arg-type]
+    learnt = Learnt()
+    ctx = Context(deck, fmt.at(DATE), banlist, DATE, None, learnt.memos)  # type: ignore[arg-type]
+    if counted:
+        _tally(ctx, db, None, learnt)  # type: ignore[arg-type]
+    else:
+        _tally_lines(ctx, db, None)  # type: ignore[arg-type]
     assert (ctx.counted is not None) is counted
-    out = [f for _n, module, _o in _rules() for f in module.check(ctx)]
+    out = [f for _n, module, _o in learnt.rules() for f in module.check(ctx)]
     return sorted(out, key=lambda f: (f.section or "", f.line or 0, f.code, f.card_id or 0))
 
 
@@ -202,7 +174,7 @@ def test_limits_on_artworks_find_the_same_on_both_tallies(
     small_db: Path,  # noqa: F811
     ids: list[int],
     limits: dict[int, int],
-    as_limited: bool,  # noqa: F811
+    as_limited: bool,
 ) -> None:
     """The list's limits for decks holding a card by its artwork, its original, both, or as
     an unknown passcode, against lists naming either printing (the limits rule's own path
@@ -218,43 +190,3 @@ def test_limits_on_artworks_find_the_same_on_both_tallies(
     assert [(f.code, f.message, f.line, f.card_id) for f in fast] == [
         (f.code, f.message, f.line, f.card_id) for f in lines
     ]
-
-
-_COMMENT = st.one_of(
-    st.text(alphabet="#!fFpPoOrRmMaAtTlLyYeE :=\t\x1c\u3000\u2028xcb1é", max_size=16),
-    st.sampled_from(
-        [
-            "#format ocg",
-            "# Player: Ann",
-            "#created by X",
-            "#FORMAT=tcg",
-            "#",
-            "#\u3000player Bo",
-            "  #format  goat  ",
-            "#formatx",
-            "#main",
-        ]
-    ),
-)
-
-
-@settings(max_examples=500, deadline=None)
-@given(st.lists(_COMMENT, max_size=4))
-def test_deck_header_reads_what_its_pattern_reads(comments: list[str]) -> None:
-    """``deck_header`` skips the pattern for comments that cannot be a "#format"/"#player"
-    line: it finds what the pattern over every comment finds."""
-    import re
-
-    from deckcheck.inputs import _HEADER, deck_header
-
-    fmt = player = None
-    for line in comments:
-        m = re.match(_HEADER, line.strip(), re.IGNORECASE)
-        if m is None:
-            continue
-        key, value = m.group(1).lower(), m.group(2)
-        if key == "format" and fmt is None and " " not in value:
-            fmt = value.lower()
-        elif key == "player" and player is None:
-            player = value
-    assert deck_header(Deck("d.ydk", comments=comments)) == (fmt, player)

@@ -280,6 +280,7 @@ def test_python_m_deckcheck_subprocess(tmp_path: Path) -> None:
         env=env,
         cwd=tmp_path,
         timeout=120,
+        check=False,
     )
     assert proc.returncode == EXIT_ILLEGAL, proc.stderr
     assert json.loads(proc.stdout)["summary"] == {"decks": 2, "legal": 1, "illegal": 1}

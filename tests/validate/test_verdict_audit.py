@@ -133,7 +133,7 @@ def reference(
     counts: Counter[int] = Counter()
     skills = 0
     legends: Counter[int] = Counter()
-    sizes = {s: 0 for s in deck}
+    sizes = dict.fromkeys(deck, 0)
     for sec, ids in deck.items():
         for cid in ids:
             row = cards.get(cid)
