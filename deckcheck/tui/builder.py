@@ -13,6 +13,7 @@ from typing import Any
 
 from deckcheck import deckedit
 from deckcheck.deckedit import SECTION_LABEL, DeckFile, EditError
+from deckcheck.engine import Engine
 from deckcheck.errors import DeckcheckError, InputError
 from deckcheck.model import Section
 from deckcheck.tui.checking import Checking, Verdict
@@ -47,15 +48,15 @@ class Builder:
     def __init__(
         self,
         path: str | Path,
-        db: Any,
-        index: Any,
+        engine: Engine,
         date: dt.date,
         format_id: str | None = None,
         lang: str = "en",
     ):
         self.path = Path(path)
-        self.db = db
-        self.index = index
+        self.engine = engine  # the session's one engine: every check reuses what it learnt
+        self.db: Any = engine.cards
+        self.index = engine.loader.index()  # the lookup index text lists resolve with
         self.lang = lang
         self.asked_format = format_id
         self.undo_stack: list[Edit] = []
@@ -67,13 +68,13 @@ class Builder:
         self._load()
         hint = self.df.format_hint if self.read_only is None and format_id is None else None
         try:
-            self.checking = Checking.open(db, format_id or hint or "tcg", date, lang)
+            self.checking = Checking.open(engine, format_id or hint or "tcg", date, lang)
         except DeckcheckError as exc:
             if hint is None:
                 raise  # the format asked for: exit 2 before the app starts
             # as `validate` does with a deck's own "#format" line it cannot use
             self.notes.append(f"'#format {hint}' line not used ({exc}); checked as tcg")
-            self.checking = Checking.open(db, "tcg", date, lang)
+            self.checking = Checking.open(engine, "tcg", date, lang)
         self.verdict = self.check()
 
     # ------------------------------------------------------------------ reading
@@ -185,12 +186,11 @@ class Builder:
         """The deck checked as ``validate`` checks it."""
         if self.read_only is not None and not self.is_new:
             return self.checking.check_file(str(self.path))  # no edits: the file as it is
-        data = self.df.text.encode(self.df.encoding, errors="replace")
-        return self.checking.check_text(data, str(self.path))
+        return self.checking.check_text(self.df.text, str(self.path))
 
     def set_format(self, format_id: str, date: dt.date) -> None:
         """Check in another format or on another date (DeckcheckError when unknown)."""
-        self.checking = Checking.open(self.db, format_id, date, self.lang)
+        self.checking = Checking.open(self.engine, format_id, date, self.lang)
         self.asked_format = format_id
         self.verdict = self.check()
 

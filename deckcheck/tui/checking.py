@@ -1,8 +1,8 @@
 """Every question the app asks the validation engine and the card status service, in one
-place: the findings of the deck being edited (``validate``'s own path: the same reader, the
-same checker, the next announced list for DC601) and a card's status in a format on a date
-(``card show``'s answer). When the engine or the status function change, only this module
-follows them."""
+place: the findings of the deck being edited (``validate``'s own path: the run's one
+``deckcheck.engine.Engine``, its reader, its checker, the next announced list for DC601)
+and a card's status in a format on a date (``card show``'s answer). When the engine or the
+status function change, only this module follows them."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from deckcheck.engine import Engine, Target
 from deckcheck.model import Banlist, Format
 from deckcheck.report import DeckReport
 
@@ -34,66 +35,84 @@ class Verdict:
 
 @dataclass
 class Checking:
-    """The format, list and date a deck is checked against, and the checker built once for
-    them (``validate``'s ``batch.Checker``, fed the editor's text instead of a file)."""
+    """What the deck is checked against (the engine's ``Target``: format, list in force,
+    date, next announced list, the game's pool) and the engine that checks it, kept for the
+    whole session: every check after the first reuses what the engine learnt."""
 
-    db: Any
-    fmt: Format
-    date: dt.date
+    engine: Engine
+    target: Target
     lang: str = "en"
-    banlist: Banlist | None = None
     skipped: str | None = None
-    _checker: Any = field(default=None, repr=False)
     _status: dict[int, Status] = field(default_factory=dict, repr=False)
     _shown: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def open(cls, db: Any, format_id: str, date: dt.date, lang: str = "en") -> Checking:
+    def open(cls, engine: Engine, format_id: str, date: dt.date, lang: str = "en") -> Checking:
         """The check of ``format_id`` on ``date`` (DeckcheckError for an unknown format, as
         ``validate`` gives; a format whose list is not installed is checked without it, as
         the ``deck`` commands do, and ``skipped`` says so)."""
         from deckcheck.errors import DataError
-        from deckcheck.formats import get_format, list_for
 
-        fmt = get_format(format_id)
-        on = fmt.at(date)
-        store = None
-        if on.list_family:
-            from deckcheck.formats.catalog import ListStore
-
-            store = ListStore.default()
-        skipped = None
+        names = lang if lang != "en" else None
         try:
-            banlist = list_for(on, date, None, store=store)
+            target = engine.target(format_id, date, lang=names)
         except DataError:
-            banlist = None
+            fmt = engine.format(format_id)  # an unknown format: its error, not the list's
+            on = fmt.at(date)
+            if not on.list_family:
+                raise
+            target = Target(fmt, None, date, lang=names, game=engine.game_pool(on))
             skipped = (
                 f"no {on.list_family!r} list is in force on {date.isoformat()}: the list was "
                 "not checked (install lists with `deckcheck update`)"
             )
-        upcoming = None
-        if banlist is not None and on.list_family:
-            from deckcheck.rules.upcoming import next_list
+            return cls(engine, target, lang, skipped)
+        return cls(engine, target, lang)
 
-            upcoming = next_list(store, banlist.family, date)
-        self = cls(db, fmt, date, lang, banlist, skipped)
-        self._checker = _checker(db, fmt, banlist, date, lang, upcoming)
-        return self
+    @property
+    def db(self) -> Any:
+        return self.engine.cards
+
+    @property
+    def fmt(self) -> Format:
+        return self.target.fmt
+
+    @property
+    def date(self) -> dt.date:
+        return self.target.date
+
+    @property
+    def banlist(self) -> Banlist | None:
+        return self.target.banlist
 
     @property
     def on(self) -> Format:
         """The format's rules in force on the date."""
         return self.fmt.at(self.date)
 
-    def check_text(self, data: bytes, source: str) -> Verdict:
-        """The deck ``data`` holds, checked as ``validate`` checks a file of these bytes."""
-        self._checker.data = data
-        return Verdict(self._checker(source), self.skipped)
+    def check_text(self, text: str, source: str) -> Verdict:
+        """The deck ``text`` holds, checked as ``validate`` checks a file holding it (one
+        that cannot be read at all: its DC101 report, as ``validate`` gives)."""
+        from deckcheck.decks.header import player_of
+        from deckcheck.errors import InputError
+        from deckcheck.model import Deck
+        from deckcheck.validate import unreadable
+
+        try:
+            deck = self.engine.read_text(text, source=source)
+        except InputError as exc:
+            player = player_of(Deck(source=source))
+            report = unreadable(source, f"cannot read the deck: {exc}", self.target, player)
+            return Verdict(report, self.skipped)
+        return Verdict(self.engine.check(deck, self.target), self.skipped)
 
     def check_file(self, path: str) -> Verdict:
         """The file as it is on disk (a deck the editor could not read)."""
-        self._checker.data = None
-        return Verdict(self._checker(path), self.skipped)
+        return Verdict(self.engine.check_item(path, self.target), self.skipped)
+
+    def finding_lines(self, report: DeckReport) -> list[str]:
+        """The findings as ``validate``'s text output prints them."""
+        return self.engine.finding_lines(report)
 
     def list_label(self) -> str:
         bl = self.banlist
@@ -154,29 +173,3 @@ def _card_record(db: Any, index: Any, card_id: int, date: dt.date, lang: str) ->
     if notes:
         info["formats_notes"] = notes
     return info
-
-
-def _checker(
-    db: Any, fmt: Format, banlist: Banlist | None, date: dt.date, lang: str, upcoming: Any
-) -> Any:
-    """``validate``'s checker for one format, list and date, reading the editor's bytes."""
-    from deckcheck import decks
-    from deckcheck.batch import Checker, Job
-    from deckcheck.inputs import DeckLoader
-
-    class _TextChecker(Checker):
-        data: bytes | None = None
-
-        def __init__(self, job: Job) -> None:  # the app's database, not a second one
-            self.job = job
-            self.db = db
-            self.loader = DeckLoader(db)
-            self._formats = {}
-
-        def read(self, item: Any) -> Any:
-            if self.data is None:
-                return super().read(item)
-            return decks.read_bytes(self.data, str(item))
-
-    job = Job(fmt, banlist, date, None, lang if lang != "en" else None, None, upcoming=upcoming)
-    return _TextChecker(job)

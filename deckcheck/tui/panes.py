@@ -5,10 +5,10 @@ list widgets the keys act on."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Input, OptionList
 from textual.widgets.option_list import Option
 
@@ -105,7 +105,7 @@ class DeckList(OptionList):
     screen's bindings), ``enter``/``+`` one more copy where the card is. A click only
     highlights: nothing is edited by the mouse alone."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,plus", "screen.more", "+1 copy", show=False),
     ]
 
@@ -170,7 +170,7 @@ class SearchInput(Input):
     """The search box: letters type into it; ``up``/``down`` move the results' highlight,
     ``enter`` adds the highlighted result, ``tab``/``esc`` leave it for the results."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "screen.results_cursor(-1)", show=False),
         Binding("down", "screen.results_cursor(1)", show=False),
     ]

@@ -4,10 +4,10 @@ edits (``q``), and the choice when the file changed on disk since it was read (a
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
@@ -35,7 +35,7 @@ class FormatScreen(ModalScreen[tuple[str, dt.date] | None]):
     FormatScreen #format-error { color: $error; }
     """
     )
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, formats: dict[str, Any], current: str, date: dt.date):
         super().__init__()
@@ -94,7 +94,7 @@ class QuitScreen(ModalScreen[str]):
     """``q`` with unsaved edits: "save" (then quit), "quit" (discard), or "cancel"."""
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="QuitScreen")
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "choose('cancel')", "Cancel"),
         Binding("s", "choose('save')", "Save and quit"),
         Binding("d", "choose('quit')", "Discard and quit"),
@@ -125,7 +125,7 @@ class ConflictScreen(ModalScreen[str]):
     session's edits to it), "overwrite" (write this deck over it), or "cancel"."""
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="ConflictScreen")
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "choose('cancel')", "Cancel"),
         Binding("r", "choose('reload')", "Reload"),
         Binding("o", "choose('overwrite')", "Overwrite"),

@@ -15,12 +15,11 @@ from deckcheck.tui.builder import Builder
 
 def open_builder(path: str, format_id: str | None, date: dt.date, lang: str = "en") -> Builder:
     """The deck at ``path`` (a new file when there is none) ready to edit: the card
-    database, the lookup index, the format and its list (DeckcheckError before the app)."""
-    from deckcheck.carddb import open_db
-    from deckcheck.lookup import Index
+    database and the run's one engine, the format and its list (DeckcheckError before the
+    app)."""
+    from deckcheck.engine import Engine
 
-    db = open_db()
-    return Builder(path, db, Index.for_db(db), date, format_id, lang)
+    return Builder(path, Engine.open(), date, format_id, lang)
 
 
 def run(builder: Builder) -> int:
