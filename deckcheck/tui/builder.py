@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,12 @@ from deckcheck.deckedit import SECTION_LABEL, DeckFile, EditError
 from deckcheck.engine import Engine
 from deckcheck.errors import DeckcheckError, InputError
 from deckcheck.model import Section
+from deckcheck.records import Record, record
 from deckcheck.tui.checking import Checking, Verdict
 
 
-@dataclass(frozen=True)
-class Edit:
+@record
+class Edit(Record):
     """One edit as the history keeps it: what it did, and the file's lines around it."""
 
     label: str  # "added Ash Blossom & Joyous Spring to the Main Deck"

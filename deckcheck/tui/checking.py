@@ -7,16 +7,16 @@ status function change, only this module follows them."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.engine import Engine, Target
 from deckcheck.model import Banlist, Format
+from deckcheck.records import Record, field, record
 from deckcheck.report import DeckReport
 
 
-@dataclass(frozen=True)
-class Status:
+@record
+class Status(Record):
     """A card's standing in the chosen format on the date, as a word and a kind the app
     colours by (forbidden, limited, semi, unlimited, outside)."""
 
@@ -25,16 +25,16 @@ class Status:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
-class Verdict:
+@record
+class Verdict(Record):
     """One check of the deck: ``validate``'s report, and why the list was not used if so."""
 
     report: DeckReport
     skipped: str | None = None  # "no 'tcg' list is in force on …": list rules not checked
 
 
-@dataclass
-class Checking:
+@record(frozen=False)
+class Checking(Record):
     """What the deck is checked against (the engine's ``Target``: format, list in force,
     date, next announced list, the game's pool) and the engine that checks it, kept for the
     whole session: every check after the first reuses what the engine learnt."""
@@ -43,8 +43,9 @@ class Checking:
     target: Target
     lang: str = "en"
     skipped: str | None = None
-    _status: dict[int, Status] = field(default_factory=dict, repr=False)
-    _shown: dict[int, dict[str, Any]] = field(default_factory=dict, repr=False)
+    #: what the app already asked (the card status, the card pane's record), per passcode
+    status_memo: dict[int, Status] = field(default_factory=dict, compare=False)
+    shown_memo: dict[int, dict[str, Any]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def open(cls, engine: Engine, format_id: str, date: dt.date, lang: str = "en") -> Checking:
@@ -122,9 +123,9 @@ class Checking:
 
     def status(self, card_id: int) -> Status:
         """The card's status in this format on this date (the answer ``card show`` gives)."""
-        got = self._status.get(card_id)
+        got = self.status_memo.get(card_id)
         if got is None:
-            got = self._status[card_id] = self._status_of(card_id)
+            got = self.status_memo[card_id] = self._status_of(card_id)
         return got
 
     def _status_of(self, card_id: int) -> Status:
@@ -143,9 +144,11 @@ class Checking:
     def card_record(self, index: Any, card_id: int) -> dict[str, Any]:
         """What ``card show`` says about the card (names, kind, lists, status in every
         format on the date), as its JSON record."""
-        got = self._shown.get(card_id)
+        got = self.shown_memo.get(card_id)
         if got is None:
-            got = self._shown[card_id] = _card_record(self.db, index, card_id, self.date, self.lang)
+            got = self.shown_memo[card_id] = _card_record(
+                self.db, index, card_id, self.date, self.lang
+            )
         return got
 
 

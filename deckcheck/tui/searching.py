@@ -5,18 +5,18 @@ ranking, as ``card search`` ranks) or a query of the search language (docs/SEARC
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.model import Card
+from deckcheck.records import Record, record
 from deckcheck.tui.checking import Checking, Status
 
 _EXTRA_KINDS = ("fusion", "synchro", "xyz", "link")
 _SPELL_TRAP = ("quick-play", "continuous", "equip", "field", "ritual", "counter")
 
 
-@dataclass(frozen=True)
-class Result:
+@record
+class Result(Record):
     """One row of the results table."""
 
     card_id: int
