@@ -454,13 +454,15 @@ def test_update_force_keeps_cards_added_with_db_import(
     assert main(["db", "import", str(custom)]) == 0
     capsys.readouterr()
     assert main(["update", "--source", str(mirror), "--force"]) == 0
+    assert "1 file(s) from 'db import' applied again" in capsys.readouterr().err  # quiet
+    assert main(["update", "--source", str(mirror), "--force", "-v"]) == 0
     err = capsys.readouterr().err
     assert f"{custom}: imported with 'db import'; applied again over the update" in err
     db = open_db()
     assert db.get(99999001) is not None and db.name(99999001) == "My House Dragon"
     assert db.get(55144522) is not None  # and the update's cards are there
     custom.unlink()  # gone: the update says so instead of dropping it unsaid
-    assert main(["update", "--source", str(mirror), "--force"]) == 0
+    assert main(["update", "--source", str(mirror), "--force", "-v"]) == 0
     assert f"{custom}: imported with 'db import' but gone" in capsys.readouterr().err
 
 

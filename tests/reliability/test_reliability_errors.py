@@ -162,7 +162,7 @@ def test_out_into_a_missing_folder_is_refused(capsys, tmp_path: Path) -> None:
 def test_written_files_follow_the_umask(capsys, tmp_path: Path, isolated_home: Path) -> None:
     old = os.umask(0o022)
     try:
-        rc, out, err = run(capsys, "banlist", "import", str(TINY))
+        rc, out, err = run(capsys, "banlist", "import", "-v", str(TINY))
         assert rc == EXIT_OK, err
         (written,) = [Path(ln) for ln in out.splitlines()]
         out_file = tmp_path / "out.conf"
