@@ -293,3 +293,44 @@ def test_the_boundary_checks_see_a_forbidden_import() -> None:
     assert _reaching("deckcheck.rules.placement", ("deckcheck.carddb",))
     assert _reaching("deckcheck.formats.duellinks", ("sqlite3",), ("connect",))
     assert _reaching("deckcheck.render.html", ("os",))
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    got: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            got.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            got.add(node.module.split(".")[0])
+    return got
+
+
+def test_the_deck_editor_is_on_the_top_floor() -> None:
+    # deckcheck/tui (issue 29) sits beside commands/: only commands/ (which starts it) imports
+    # it, it calls the services the commands call and never commands/ or cli.py, and only it
+    # imports Textual (the optional extra deckcheck[tui]).
+    graph = import_graph()
+    top = ("deckcheck.cli", "deckcheck.commands")
+    below = sorted(
+        f"{m} -> {d}"
+        for m, deps in graph.items()
+        if not m.startswith(("deckcheck.tui", *top))
+        for d in deps
+        if d.startswith("deckcheck.tui")
+    )
+    assert below == []
+    up = sorted(
+        f"{m} -> {d}"
+        for m, deps in graph.items()
+        if m.startswith("deckcheck.tui")
+        for d in deps
+        if d.startswith(top)
+    )
+    assert up == []
+    textual = sorted(
+        m
+        for m, p in _modules().items()
+        if not m.startswith("deckcheck.tui")
+        and _third_party_imports(p) & {"textual", "textual_serve"}
+    )
+    assert textual == []
