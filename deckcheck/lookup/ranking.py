@@ -8,7 +8,9 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
    name ("Cyclone" in Cyclone Blade), 90–95 when it ends inside one ("Raye" in Rayel), the
    higher the more of the name it covers; ``word``: the query's words are whole words further
    in a name (Sky Striker Ace - Raye for "Raye"), scored as a whole-word prefix. Neither ever
-   decides. So an exact whole-word match ranks above every fuzzy prefix (issue 32).
+   decides. So an exact whole-word match ranks above every fuzzy prefix (issue 32). A
+   ``word`` match also names a card whose Japanese name is the query's words in katakana
+   (``IndexData.katakana``): "Cyclone" is Mystical Space Typhoon's OCG name サイクロン (99).
 5. ``fuzzy``: rapidfuzz ``fuzz.ratio`` over normalized names of the same script (score
    0–100, cut off at ``SUGGEST_CUTOFF``), plus names that contain the query inside a word
    (score 60–90 by the share of the name the query covers).
@@ -92,6 +94,7 @@ class Ranker:
         self._offsets: array[int] | None = None
         self._display: dict[tuple[int, str | None], str] = {}  # display_name, per card and lang
         self._words: dict[int, str] = {}  # entry -> " its words " (normalize_words), on use
+        self._katakana: dict[str, str] = data["katakana"]
 
     def _gram_postings(self, which: str) -> list[Any]:
         """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
@@ -243,6 +246,19 @@ class Ranker:
             if words in got:
                 return True
         return False
+
+    def _katakana_name(self, words: str, lang: str | None) -> list[Match]:
+        """The cards whose Japanese name is the query's English words written in katakana
+        (an OCG name: "Cyclone" -> サイクロン, Mystical Space Typhoon), as ``word`` matches."""
+        got = [self._katakana.get(w) for w in words.split()]
+        if not got or None in got:
+            return []
+        key = normalize("".join(k for k in got if k))
+        i = bisect_left(self._keys, key)
+        if i == len(self._keys) or self._keys[i] != key:
+            return []
+        # The Japanese name as the one that matched, the card shown in ``lang``.
+        return [self._match(e, lang, 99.0, "word") for e in self._best_entry(i, "ja").values()]
 
     def _prefix(self, key: str, lang: str | None, words: str) -> list[Match]:
         lo = bisect_right(self._keys, key)  # the exact key itself is step 2
@@ -482,6 +498,8 @@ class Ranker:
             return ranked()
         script = script_of(key)
         words = f" {normalize_words(query)} "
+        if script == 0:
+            offer(self._katakana_name(words, lang))
         offer(self._prefix(key, lang, words))
         if len(key) >= MIN_INFIX[script]:
             offer(self._infix(key, lang, words))
