@@ -222,9 +222,9 @@ def katakana_words(
             pairs.update((w, k) for w in en_words for k in ja_words)
     best: dict[str, tuple[int, str]] = {}
     for (w, k), n in pairs.items():
-        if n >= _MIN_PAIR and n >= _MIN_SHARE * of_en[w] and n >= _MIN_SHARE * of_ja[k]:
-            if w not in best or (n, k) > best[w]:
-                best[w] = (n, k)
+        shared = n >= _MIN_PAIR and n >= _MIN_SHARE * max(of_en[w], of_ja[k])
+        if shared and (w not in best or (n, k) > best[w]):
+            best[w] = (n, k)
     return {w: k for w, (_n, k) in best.items()}
 
 

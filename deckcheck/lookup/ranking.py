@@ -4,21 +4,19 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
 1. ``id``: the query is a passcode of the database (alternate artworks report their main card).
 2. ``exact``: the normalized query equals a normalized name in any language (or a reading).
 3. ``nickname``: ``card_db/nicknames.yaml`` (ash, imperm, nibiru, …).
-4. ``prefix``: a name starts with the query: 95–100 when the query ends on a word of the
-   name ("Cyclone" in Cyclone Blade), 90–95 when it ends inside one ("Raye" in Rayel), the
-   higher the more of the name it covers; ``word``: the query's words are whole words further
-   in a name (Sky Striker Ace - Raye for "Raye"), scored as a whole-word prefix. Neither ever
-   decides. So an exact whole-word match ranks above every fuzzy prefix (issue 32). A
-   ``word`` match also names a card whose Japanese name is the query's words in katakana
-   (``IndexData.katakana``): "Cyclone" is Mystical Space Typhoon's OCG name サイクロン (99).
+4. ``prefix``: a name starts with the query: 95–100 when it ends on a word of the name
+   (Cyclone Blade for "Cyclone"), 90–95 inside one (Rayel for "Raye"), higher the more of
+   the name it covers; ``word``: the query's words are whole words later in a name (Sky
+   Striker Ace - Raye), scored alike, or a card's Japanese name is them in katakana (99:
+   "Cyclone" is Mystical Space Typhoon's OCG name サイクロン, ``IndexData.katakana``). Neither
+   decides; a whole-word match ranks above every fuzzy prefix (issue 32).
 5. ``fuzzy``: rapidfuzz ``fuzz.ratio`` over normalized names of the same script (score
    0–100, cut off at ``SUGGEST_CUTOFF``), plus names that contain the query inside a word
    (score 60–90 by the share of the name the query covers).
 
-Within steps 4 and 5, a card that is not an official OCG/TCG card (anime, unofficial, Rush,
-Speed Duel skills) ranks as if it scored ``UNOFFICIAL_PENALTY`` less (its score is shown as
-is): an anime Cyclone Wing no longer comes before the real Cyclone cards. The penalty is
-below every ``MARGIN``, so what ``resolve`` decides does not change.
+In steps 4 and 5 a card that is not official (anime, unofficial, Rush, Speed Duel skills)
+ranks as if it scored ``UNOFFICIAL_PENALTY`` less (its score is shown as is), below every
+``MARGIN``: no verdict changes, and the anime Cyclone Wing comes after the real cards.
 """
 
 from __future__ import annotations
@@ -579,48 +577,6 @@ class Ranker:
                 m.card_id,
             ),
         )
-
-    def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:
-        """``resolve``'s fastest path (a typo of a longer name): when no name starts with
-        the query and a fuzzy match scores at least ``DECIDE + MARGIN``, every match of the
-        whole ranking (``rank``) that scores above ``bound`` (the best fuzzy score minus the
-        margin), found through the n-gram filter; with that bound. None: the usual path.
-
-        Why the whole ranking holds nothing else above ``bound``: there are no id, exact,
-        nickname (``resolve`` tried them) nor prefix matches; the substring matches are
-        computed as there (whole-word ones may score up to 100); its
-        first fuzzy pass, at the cut-off computed as there, which must not exceed ``cut``,
-        keeps the best 40 hits, so every one of the fewer than 40 at or above ``cut``; the
-        best one (at least ``DECIDE``) decides, so the partial pass does not run; and every
-        fuzzy score not seen is below ``cut``, below ``bound`` once rounded.
-        """
-        key = normalize(query)
-        if not key:
-            return None
-        script = script_of(key)
-        lo = bisect_right(self._keys, key)
-        if bisect_left(self._keys, key + "\U0010ffff", lo) > lo:
-            return None  # a prefix never decides: the whole ranking is the suggestion list
-        margin = MARGIN[script]
-        top = self._hits_at_least(key, DECIDE[script] + margin)
-        if not top:
-            return None
-        # The winner's score as ``Match`` rounds it, minus the margin (and a hair, so that
-        # float subtraction cannot make the winner fall short of the margin).
-        bound = round(top[0][1], 1) - margin - 1e-9
-        cut = bound - 0.1  # a score below it stays below ``bound`` once rounded
-        hits = self._hits_at_least(key, cut)
-        limit = 10
-        if len(hits) >= max(limit * 4, 20):
-            return None
-        best: dict[int, Match] = {}
-        if len(key) >= MIN_INFIX[script]:
-            _offer(best, self._infix(key, lang, f" {normalize_words(query)} "))
-        if max(DECIDE[script] - margin, min(_kth(best, limit, self._rank_score), 100.0)) > cut:
-            return None
-        for kid, score in hits:
-            _offer(best, self._matches(kid, lang, score, "fuzzy"))
-        return self._order(best, preferred_langs(query, lang)), bound
 
 
 def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
