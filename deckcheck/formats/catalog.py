@@ -430,6 +430,8 @@ class ListStore:
             return got
         if os.path.isdir(file_part):
             raise InputError("is a folder, not a list file", where=file_part)
+        if os.path.exists(file_part):  # a FIFO, a device: there, but no list file (issue 32)
+            raise InputError(_NOT_A_LIST_FILE, where=file_part)
         raise DataError(
             f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
             f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
@@ -479,6 +481,10 @@ def default_resolvers() -> Resolvers:
     return installed_resolvers()
 
 
+#: What ``banlist import`` says too (formats.importer).
+_NOT_A_LIST_FILE = "not a regular file (a .yaml or .lflist.conf file is)"
+
+
 def load_list_file(
     ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
 ) -> Banlist:
@@ -488,7 +494,13 @@ def load_list_file(
     file_part, _, pick = ref.partition("#")
     path = Path(file_part).expanduser()
     if not path.is_file():
-        what = "is a folder, not a list file" if path.is_dir() else "list file not found"
+        what = (
+            "is a folder, not a list file"
+            if path.is_dir()
+            else _NOT_A_LIST_FILE  # a FIFO or device: never opened (no hang), not "not found"
+            if path.exists()
+            else "list file not found"
+        )
         raise InputError(what, where=str(path))
     resolvers = resolvers or default_resolvers()
     if path.suffix.lower() in (".yaml", ".yml"):
