@@ -248,6 +248,8 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
             out.extend(found)
         elif p.is_file():
             out.append(p)
+        elif p.exists():  # /dev/null, a FIFO: there, but no deck file (issue 32)
+            raise InputError("not a regular file (a deck file or folder is)", where=str(p))
         else:
             raise InputError("no such file or folder", where=str(p))
     return out

@@ -270,6 +270,13 @@ def read_only_cache_dir() -> Path | None:
     return None if _writable(chosen) else _path(chosen)
 
 
+def read_only_cache_folder() -> str | None:
+    """``str(read_only_cache_dir())``, without pathlib (the warm path asks it on a cache
+    miss: a read-only home's compiled lists and formats are read from there, issue 32)."""
+    chosen = _chosen_cache_dir()
+    return None if _writable(chosen) else chosen
+
+
 def _chosen_cache_dir() -> str:
     env = os.environ.get("DECKCHECK_CACHE")
     if env:

@@ -29,7 +29,9 @@ Exit codes: 0 written, 1 a line could not be read or a name is unknown or
 ambiguous (candidates on stderr; no file written), 2 usage or input error.""",
 )
 @click.argument("list_file", metavar="LIST.txt")
-@out_option(metavar="DECK.ydk")
+# `build LIST.txt -o DECK.ydk` is the documented spelling (SPEC §4, examples/README.md):
+# -o is --out here, not a deprecated one (build has no output kind); --output still is.
+@out_option(metavar="DECK.ydk", old=("--output",), short="-o")
 @names_option(True, "Add a '# Card Name' comment line before each card (default: on).")
 @lang_option(
     short=False,

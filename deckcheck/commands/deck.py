@@ -459,7 +459,7 @@ def stats(
     if output == "json":
         click.echo(render.stats_json(path, hand, n_main, comp, per_card, groups, each))
     elif groups:  # cards named: only their odds
-        click.echo(render.groups_text(hand, n_main, groups, each))
+        click.echo(render.groups_text(hand, n_main, groups, each, exact_table))
     else:
         click.echo(render.stats_text(path, hand, n_main, comp, per_card, exact_table))
     return EXIT_OK

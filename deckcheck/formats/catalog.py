@@ -148,6 +148,9 @@ class ListStore:
     ):
         self._dirs = [paths.str_path(d) for d in dirs]
         self._cache = paths.str_path(cache_dir) if cache_dir is not None else paths.cache_folder()
+        # A read-only home's own cache folder, read when ours misses (None: none, or not
+        # looked for yet; False: looked for, none): a given cache_dir has none.
+        self._ro: str | bool | None = False if cache_dir is not None else None
         self._resolvers = resolvers
         self._meta: list[dict[str, Any]] | None = None
         self._loaded: dict[str, Banlist] = {}
@@ -217,12 +220,35 @@ class ListStore:
         h = sha1_hex("\0".join([RUNTIME, *self._dirs]).encode())[:12]
         return paths.join(self._cache, f"lists-{h}{SUFFIX}")
 
+    def _ro_folder(self) -> str | None:
+        """The cache folder of a read-only home, when ours is another one (the private
+        folder ``paths.cache_folder`` picks then): what ``db import`` or ``update`` compiled
+        there is read, not compiled again on every command (issue 32: validate took 3–15 s
+        in a read-only home)."""
+        if self._ro is None:
+            ro = paths.read_only_cache_folder()
+            self._ro = ro if ro is not None and ro != self._cache else False
+        return self._ro if isinstance(self._ro, str) else None
+
+    def _read_blob(self, blob: str) -> Any:
+        """A compiled list's cache body from our folder, else the read-only home's."""
+        name = f"{blob}{SUFFIX}"
+        body = _read_cache(paths.join(self._cache, "lists", name))
+        if not isinstance(body, dict) and (ro := self._ro_folder()) is not None:
+            body = _read_cache(paths.join(ro, "lists", name))
+        return body
+
     def _index(self) -> list[dict[str, Any]]:
         if self._meta is not None:
             return self._meta
         files = self._files()
         key = self._key(files)
-        cached = _read_cache(self._index_file())
+        index = self._index_file()
+        cached = _read_cache(index)
+        if not (isinstance(cached, dict) and cached.get("key") == key):
+            ro = self._ro_folder()
+            if ro is not None:
+                cached = _read_cache(paths.join(ro, os.path.basename(index)))
         if isinstance(cached, dict) and cached.get("key") == key:
             self._meta = cached["lists"]
             return self._meta
@@ -239,7 +265,7 @@ class ListStore:
         writable = True
         for f in map(Path, names):
             blob = blob_name(f)
-            body = _read_cache(store / f"{blob}{SUFFIX}") if blob else None
+            body = self._read_blob(blob) if blob else None
             if not isinstance(body, dict):
                 from deckcheck.formats.compile import list_dict
 
@@ -299,7 +325,7 @@ class ListStore:
     def _load(self, m: dict[str, Any]) -> Banlist:
         got = self._loaded.get(m["blob"] or m["path"])
         if got is None:
-            body = _read_cache(paths.join(self._cache, "lists", f"{m['blob']}{SUFFIX}"))
+            body = self._read_blob(m["blob"])
             if not isinstance(body, dict):
                 # The cache lost a file under us: rebuild everything once.
                 self._meta = None
@@ -430,6 +456,8 @@ class ListStore:
             return got
         if os.path.isdir(file_part):
             raise InputError("is a folder, not a list file", where=file_part)
+        if os.path.exists(file_part):  # a FIFO, a device: there, but no list file (issue 32)
+            raise InputError(_NOT_A_LIST_FILE, where=file_part)
         raise DataError(
             f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
             f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
@@ -479,6 +507,10 @@ def default_resolvers() -> Resolvers:
     return installed_resolvers()
 
 
+#: What ``banlist import`` says too (formats.importer).
+_NOT_A_LIST_FILE = "not a regular file (a .yaml or .lflist.conf file is)"
+
+
 def load_list_file(
     ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
 ) -> Banlist:
@@ -488,7 +520,13 @@ def load_list_file(
     file_part, _, pick = ref.partition("#")
     path = Path(file_part).expanduser()
     if not path.is_file():
-        what = "is a folder, not a list file" if path.is_dir() else "list file not found"
+        what = (
+            "is a folder, not a list file"
+            if path.is_dir()
+            else _NOT_A_LIST_FILE  # a FIFO or device: never opened (no hang), not "not found"
+            if path.exists()
+            else "list file not found"
+        )
         raise InputError(what, where=str(path))
     resolvers = resolvers or default_resolvers()
     if path.suffix.lower() in (".yaml", ".yml"):

@@ -64,6 +64,11 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     )
     merged = catalog._read_cache(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
+        # a read-only home: what was compiled in its own cache folder (issue 32)
+        ro = paths.read_only_cache_folder()
+        if ro is not None and ro != paths.cache_folder():
+            merged = catalog._read_cache(paths.join(ro, os.path.basename(cache)))
+    if not (isinstance(merged, dict) and merged.get("key") == key):
         from pathlib import Path  # a cold cache only
 
         from deckcheck.formats.compile import format_file, merge_formats

@@ -18,7 +18,7 @@ class Match(Record):
     matched: str  # the name (any language) that matched
     lang: str  # language of `matched` ("en", "ja", "zh-CN", …, "nickname", "id")
     score: float  # 0–100
-    how: str  # "id" | "exact" | "nickname" | "prefix" | "fuzzy"
+    how: str  # "id" | "exact" | "nickname" | "prefix" | "word" | "fuzzy"
 
 
 @record

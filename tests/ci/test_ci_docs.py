@@ -139,3 +139,27 @@ def test_shell_loop_block_runs(tmp_path: Path, mirror: str) -> None:
     assert "decks/bob.ydk: illegal" in proc.stdout and "alice" not in proc.stdout
     assert "decks/carol.ydke: illegal" in proc.stdout
     assert proc.stderr.count("1 deck checked") == 3
+
+
+def test_every_pin_is_the_release_tag_of_the_version_and_the_release_step_is_documented() -> None:
+    # issue 32: README and docs/CI.md pinned `v0.1.0`, a tag nothing said how to make; the
+    # pins are the release tag of pyproject's version and docs/CI.md documents the release
+    # step that makes it (and the commit-SHA pin before a release)
+    import tomllib
+
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    tag = f"v{version}"
+    assert readme_rev() == tag
+    for doc in (REPO / "README.md", DOC):
+        text = doc.read_text(encoding="utf-8")
+        # (the placeholders of the SHA pin, `@<sha>` and `rev: <sha>`, are no pins)
+        pins = re.findall(r"OWNER/deckcheck@([^<\s\"]+)|rev: ([^<\s]\S*)", text)
+        assert pins, doc
+        assert {a or b for a, b in pins} == {tag}, doc
+    text = DOC.read_text(encoding="utf-8")
+    release = text.split("## Pinning a version, and the release step (maintainers)")[1]
+    assert "git tag -a v<version>" in release and "git push origin v<version>" in release
+    assert "<40-hex" in release  # the commit-SHA pin before a release
+    assert "docs/CI.md#pinning-a-version-and-the-release-step-maintainers" in (
+        REPO / "README.md"
+    ).read_text(encoding="utf-8")

@@ -330,6 +330,13 @@ def test_stats_odds_and_groups(
     assert main(["deck", "stats", str(p), "--exact"]) == 0
     out = capsys.readouterr().out
     assert "Opening hand of 5" in out and "P(exactly k)" in out and "0:" in out
+    # --card with --exact: the named cards' P(exactly k) too (issue 32: --exact was ignored)
+    args = ["deck", "stats", str(p), "--card", "Ash Blossom|Effect Veiler"]
+    assert main(args) == 0
+    assert "P(exactly k)" not in capsys.readouterr().out
+    assert main([*args, "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "P(exactly k)" in out and " 0:" in out and " 1:" in out, out
 
 
 def test_stats_unknown_card_exits_1(real_home: Path, deck_dir: Path, tmp_path: Path) -> None:

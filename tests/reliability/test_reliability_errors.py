@@ -202,13 +202,13 @@ def test_corrupt_database_advice_works(
     rc, out, err = run(capsys, "card", "show", "46986414")
     assert rc == EXIT_OK and out.startswith("Dark Magician"), err
     db.write_bytes(garbage)
-    rc, _, err = run(capsys, "db", "reset")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
     assert rc == EXIT_OK and "removed" in err
     assert not db.exists()
     rc, _, err = run(capsys, "db", "import", str(good))
     assert rc == EXIT_OK, err
-    rc, _, err = run(capsys, "db", "reset")
-    rc, _, err = run(capsys, "db", "reset")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
     assert rc == EXIT_OK and "nothing to remove" in err
 
 

@@ -296,7 +296,9 @@ EXCEPTIONS = {
     "GOAT, Speed Duel), even when its alias is on the whitelist: EDOPro's alias fallback admits "
     "the Rush reprint of a listed OCG card",
     "speed-groups": "the Speed list's Limited 1/2/3 sections are group limits (at most N cards "
-    "in total from the section); EDOPro's list file says its parser does not enforce them",
+    "in total from the section); EDOPro's list file says its parser does not enforce them, and "
+    "reads a member's number as its own copy limit, which deckcheck does not (the group limits "
+    "it: over N copies of one member is the group's DC406 alone, issue 32)",
     "goat-entry-card": "a whitelist naming a card only under its \"(GOAT)\" entry (an 'illegal' "
     "scope row treated as the card) admits the real card by its own passcode with the entry's "
     "limit; EDOPro refuses real Sangan, so the 2004-2005 Structure Decks fail there",
@@ -388,6 +390,12 @@ def adjusted(
             if len(held) > n:
                 bad.setdefault("groups", set()).add(None)
                 used["speed-groups"] += 1
+            for c in sorted(bad.get("limits", set()), key=str):  # type: ignore[arg-type]
+                if c in members and lst.limits.get(c) == n:
+                    bad["limits"].discard(c)  # the member's number is the group's, no own limit
+                    used["speed-groups"] += 1
+        if "limits" in bad and not bad["limits"]:
+            del bad["limits"]
     if "pool" in bad and not bad["pool"]:
         del bad["pool"]
     return bad
