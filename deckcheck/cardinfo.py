@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckcheck.errors import DataError
+from deckcheck.model import TYPE_LINK, TYPE_XYZ
 
 LANG_ORDER = [
     "en",
@@ -93,9 +94,12 @@ def row_json(r: Any, name: str) -> dict[str, Any]:
         out.update(
             attribute=r.attr_text(),
             race=r.race_text(),
-            level=r.level_text(),
             atk=r.atk if r.atk >= 0 else None,
         )
+        # a number, under the name the search terms use for it (issue 32: it was "4", "R4")
+        out[
+            "link" if r.type_bits & TYPE_LINK else "rank" if r.type_bits & TYPE_XYZ else "level"
+        ] = r.stars
         if r.def_text():
             out["def"] = r.defense if r.defense >= 0 else None
         if r.scale is not None:

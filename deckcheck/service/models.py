@@ -142,7 +142,9 @@ class QueryCard(BaseModel):
     type: str
     attribute: str | None = None
     race: str | None = None
-    level: str | None = None
+    level: int | None = None
+    rank: int | None = None
+    link: int | None = None
     atk: int | None = None
     # "def" is a Python keyword: the JSON key is "def"
     def_: int | None = Field(None, alias="def")

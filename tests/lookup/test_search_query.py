@@ -129,6 +129,8 @@ def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None
     assert all(
         c["attribute"] == "DARK" and "synchro" in c["type"] and c["atk"] >= 2500 for c in cards
     )
+    levels = [c["level"] for c in cards if "xyz" not in c["type"]]  # Z-ARC (Anime) has a rank
+    assert levels and all(type(v) is int and v > 0 for v in levels)  # it was a string
     text = (
         CliRunner()
         .invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500"], standalone_mode=False)
@@ -136,6 +138,24 @@ def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None
     )
     assert text[0].split() == ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"]
     assert len(text) == 11  # header + the default --limit of 10
+
+
+def test_json_levels_ranks_and_link_ratings_are_numbers(on_real_home: Path, real_db: Any) -> None:
+    # issue 32: card search -o json gave "level": "4" / "R4" / "L2"
+    res = CliRunner().invoke(
+        cli,
+        ["card", "search", "(t:xyz or t:link) atk>=3000", "--limit", "0", "-o", "json"],
+        standalone_mode=False,
+    )
+    assert res.return_value == 0
+    cards = json.loads(res.stdout)["cards"]
+    with sqlite3.connect(real_db.path) as con:
+        stars = dict(con.execute("SELECT id, level & 0xff FROM cards"))
+    xyz = [c for c in cards if "xyz" in c["type"]]
+    link = [c for c in cards if "link" in c["type"]]
+    assert xyz and link
+    assert all(c["rank"] == stars[c["id"]] and "level" not in c for c in xyz)
+    assert all(c["link"] == stars[c["id"]] and "level" not in c for c in link)
 
 
 @pytest.fixture
