@@ -12,7 +12,6 @@ import pytest
 from deckcheck.lookup import Index
 from deckcheck.lookup.ranking import MARGIN, UNOFFICIAL_PENALTY
 from deckcheck.model import Card, Scope
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 OFFICIAL = Scope.OCG | Scope.TCG
 # id: (scopes, {lang: name})
@@ -90,7 +89,7 @@ RAYE, RAYEL, MST, CYCLONE_WING = 26077387, 23220533, 5318639, 511000147
 
 
 @pytest.mark.realdata
-def test_real_raye_and_cyclone(real_index: Index) -> None:  # noqa: F811
+def test_real_raye_and_cyclone(real_index: Index) -> None:
     # issue 32: "Raye" gave Sky Striker Ace - Raye third after Starry Knight Rayel; "Cyclone"
     # had no Mystical Space Typhoon and the anime Cyclone Wing first
     got = real_index.search("Raye")
