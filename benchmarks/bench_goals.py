@@ -18,6 +18,9 @@ and its peer (the commands take turns, so a load spike hits both), and the goal 
 * P3: ``--jobs 2`` / ``--jobs 1`` on 5,130 decks; the same with a busy-loop process holding
   one core; ``--jobs 64`` against ``--jobs <cores>``; ``--jobs auto`` (the default) against
   the better of 1 and 2, quiet and busy; the peak RSS of the process tree on ``--peak`` decks.
+* auto (``--only auto``): ``--jobs auto`` against ``--jobs 1`` and ``2`` on batches of 20 to
+  5,130 decks, quiet, with a busy loop in deckcheck's session and with one in another session
+  (``start_new_session``: under autogroup scheduling, as another user's work competes).
 * baseline: ``python -c pass`` and the load average before and after.
 
 Writes benchmarks/results/goals.json.
@@ -199,6 +202,45 @@ def p3(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]
     }
 
 
+def _busy_elsewhere() -> subprocess.Popen[bytes]:
+    """A busy loop in a session of its own: with the kernel's autogroup scheduling (on here:
+    /proc/sys/kernel/sched_autogroup_enabled) it competes as another user's work does, group
+    against group, so more workers in deckcheck's group do not win it more of the machine."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+
+
+SWEEP = (20, 100, 300, 600, 1000, 2000, 5130)
+
+
+def auto_sweep(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]:
+    """``--jobs auto`` against ``--jobs 1`` (and 2) on batches of every size, quiet, with a
+    busy loop in deckcheck's own session (``_busy``, as P3's busy case) and with one in
+    another session (``_busy_elsewhere``): auto must never be slower than one job."""
+    py = sys.executable
+    out: dict[str, Any] = {"sizes": list(SWEEP), "goal": "auto/1 <= 1.0 (noise: ~0.05)"}
+    for cond, start in (("quiet", None), ("busy", _busy), ("busy_elsewhere", _busy_elsewhere)):
+        proc = start() if start is not None else None
+        try:
+            if proc is not None:
+                time.sleep(1.0)
+            rows = {}
+            for n in SWEEP:
+                folder = corpus(data, root, n)
+                base = [py, *DECKCHECK, "validate", "--date", DATE, "-o", "json", str(folder)]
+                med = interleaved({j: [*base, "--jobs", j] for j in ("1", "2", "auto")}, env, runs)
+                rows[n] = {
+                    "s": {k: round(v, 3) for k, v in med.items()},
+                    "auto_over_1": ratio(med["auto"], med["1"]),
+                    "2_over_1": ratio(med["2"], med["1"]),
+                }
+            out[cond] = rows
+        finally:
+            if proc is not None:
+                proc.kill()
+                proc.wait()
+    return out
+
+
 def peak_tree_mib(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and the peak RSS (MiB) summed over the process tree, /proc every 20 ms."""
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -267,7 +309,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--runs", type=int, default=9)
-    ap.add_argument("--only", default="p1,p2,p3")
+    ap.add_argument("--only", default="p1,p2,p3", help="of p1,p2,p3,auto (auto: the --jobs sweep)")
     ap.add_argument("--peak", type=int, default=100_000, help="decks for the memory run (0: skip)")
     ap.add_argument("--home", type=Path, help="reuse this data home instead of building one")
     args = ap.parse_args()
@@ -292,6 +334,9 @@ def main() -> int:
         if "p2" in only:
             out["p2"] = p2(args.data, env, root, max(3, args.runs // 2))
             print("P2", out["p2"], flush=True)
+        if "auto" in only:
+            out["auto"] = auto_sweep(args.data, env, root, max(3, args.runs // 3))
+            print("AUTO", out["auto"], flush=True)
         if "p3" in only:
             out["p3"] = p3(args.data, env, root, max(3, args.runs // 3))
             if args.peak:

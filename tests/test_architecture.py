@@ -1,5 +1,6 @@
 """The package's shape: no import cycle among deckcheck modules (imports inside functions
-count), no module over 600 lines, and the CLI layer at most 15% of the package."""
+count), no module over 600 lines, the CLI layer at most 15% of the package, no print outside
+it, and one record mechanism."""
 
 from __future__ import annotations
 
@@ -209,3 +210,20 @@ def test_the_service_is_a_top_floor_beside_the_commands() -> None:
     assert up == []
     users = {m for m, deps in graph.items() if m not in service and deps & service}
     assert users == {"deckcheck.commands.serve"}
+
+
+def test_one_record_mechanism_no_dataclasses() -> None:
+    # Every record type is a deckcheck.records @record (fields written once, one compiled
+    # __init__); tests/validate/test_records.py holds each to its fields.
+    offenders = []
+    for mod, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            if "dataclasses" in names:
+                offenders.append(f"{mod}:{node.lineno}")
+    assert offenders == []

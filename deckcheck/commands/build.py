@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from deckcheck.commands.options import lang_callback, names_option, out_option
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line
 
 
 @click.command(
@@ -56,7 +56,7 @@ def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
         for f in got.problems:
             click.echo(format_finding(got.deck.source, f), err=True)
         n = len(got.problems)
-        click.echo(f"deckcheck: {n} line(s) not resolved; no deck written", err=True)
+        click.echo(error_line(f"{n} line(s) not resolved; no deck written"), err=True)
         return EXIT_ILLEGAL
     text = deck_text(got, "ydk", names=names, lang=lang)
     check_readable(text, "ydk", got.deck)

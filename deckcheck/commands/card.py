@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from deckcheck.commands.options import date_option, lang_option, output_option, renamed
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, require_text
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line, require_text
 from deckcheck.render.common import to_json
 
 
@@ -155,7 +155,7 @@ def show(card_ref: str, lang: str | None, date_text: str | None, output: str) ->
             click.echo(to_json(not_found_json(res)))
         else:
             why, lines = not_found_text(res)
-            click.echo(why, err=True)
+            click.echo(error_line(why), err=True)
             for line in lines:
                 click.echo(line)
         return EXIT_ILLEGAL

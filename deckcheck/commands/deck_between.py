@@ -14,7 +14,7 @@ from deckcheck.commands.deck_common import card_or_candidates as _card
 from deckcheck.commands.deck_common import date_format_options as _common
 from deckcheck.commands.deck_common import finding_line as _finding_line
 from deckcheck.commands.deck_common import open_session as _session
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError, error_line
 
 
 class _Unresolved(DeckcheckError):
@@ -212,7 +212,9 @@ def side_cmd(
     for f in new:
         click.echo(f"deckcheck: side plan: {_finding_line(f)}", err=True)
     if plan.problems or new:
-        click.echo(f"deckcheck: the plan breaks the rules of {fmt.name}; nothing written", err=True)
+        click.echo(
+            error_line(f"the plan breaks the rules of {fmt.name}; nothing written"), err=True
+        )
         return EXIT_ILLEGAL
     c = plan.deck.counts()
     click.echo(

@@ -16,14 +16,15 @@ import datetime as dt
 import marshal
 import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
-from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
+from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict
 from deckcheck.fsio import sha1_hex
-from deckcheck.model import Banlist, Format
+from deckcheck.model import Banlist
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,6 +38,9 @@ CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in th
 #: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
+#: the interpreter that wrote a cache (marshal's format is its own, and may change in any
+#: release): in every cache key and name, so two Pythons sharing a home keep one cache each
+RUNTIME = f"{sys.implementation.cache_tag}-marshal{marshal.version}"
 #: a list file's name (``_is_date_file`` checks it without compiling it at start-up)
 DATE_FILE = r"^\d{4}-\d{2}-\d{2}\.ya?ml$"
 
@@ -111,7 +115,7 @@ def blob_name(path: str | Path) -> str | None:
     st = _stat_key(path)
     if st is None:
         return None
-    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_file())])
+    raw = repr([CACHE_VERSION, RUNTIME, st, _stat_key(paths.database_file())])
     return sha1_hex(raw.encode())[:20]
 
 
@@ -196,7 +200,12 @@ class ListStore:
         return files
 
     def _key(self, files: list[str]) -> list[Any]:
-        return [CACHE_VERSION, _stat_key(paths.database_file()), [_stat_key(f) for f in files]]
+        return [
+            CACHE_VERSION,
+            RUNTIME,
+            _stat_key(paths.database_file()),
+            [_stat_key(f) for f in files],
+        ]
 
     def _index_path(self) -> Path:
         from pathlib import Path
@@ -205,7 +214,7 @@ class ListStore:
 
     def _index_file(self) -> str:
         # str(_index_path()), what the warm path opens
-        h = sha1_hex("\0".join(self._dirs).encode())[:12]
+        h = sha1_hex("\0".join([RUNTIME, *self._dirs]).encode())[:12]
         return paths.join(self._cache, f"lists-{h}{SUFFIX}")
 
     def _index(self) -> list[dict[str, Any]]:
@@ -515,85 +524,3 @@ def load_list_file(
     from deckcheck.formats.compile import canonicalize
 
     return canonicalize(b, resolvers().list_key)
-
-
-# --------------------------------------------------------------------------- formats
-
-
-def _format_files(extra_files: Sequence[str | Path]) -> list[str]:
-    # plain strings, as the cache key holds them (no Path per file on the warm path)
-    files: list[str] = []
-    for d in (paths.join(paths.builtin_banlists_folder(), "formats"), paths.formats_folder()):
-        try:
-            files.extend(
-                e.path
-                for e in sorted(os.scandir(d), key=lambda e: e.name)
-                if e.name.endswith((".yaml", ".yml")) and e.is_file()
-            )
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-    for f in extra_files:
-        from pathlib import Path  # --format-file only
-
-        p = Path(f).expanduser()
-        if not p.is_file():
-            raise InputError("format file not found", where=str(p))
-        files.append(str(p.resolve()))
-    return files
-
-
-def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
-    """Every format by id: shipped, the user's ``formats_dir()``, then ``extra_files``
-    (later files win)."""
-    return {fid: format_from_dict(d) for fid, d in sorted(_compiled_formats(extra_files).items())}
-
-
-def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, Any]]:
-    """Every format by id in the cache's JSON shape (``extends`` merged), compiled when the
-    cache is cold."""
-    files = _format_files(extra_files)
-    key = [CACHE_VERSION, [_stat_key(f) for f in files]]
-    # Named by the set of files (which install, which --format-file) and then by their
-    # stats: a cache goes stale only within its own set, so two installs sharing a home
-    # (a venv and a pre-commit environment) or a run with --format-file do not remove each
-    # other's cache and compile again at every alternate run.
-    group = sha1_hex(repr(files).encode())[:8]
-    cache = paths.join(
-        paths.cache_folder(), f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
-    )
-    merged = _read_cache(cache)
-    if not (isinstance(merged, dict) and merged.get("key") == key):
-        from pathlib import Path  # a cold cache only
-
-        from deckcheck.formats.compile import format_file, merge_formats
-
-        raw: dict[str, dict[str, Any]] = {}
-        for f in files:
-            d = format_file(Path(f))
-            raw[d["id"]] = d
-        merged = {"key": key, "formats": merge_formats(raw)}
-        try:
-            _write_cache(cache, merged)
-            from deckcheck import fsio
-
-            kept = Path(cache)
-            fsio.remove_others(kept, f"formats-{group}-*{SUFFIX}")  # those files, since changed
-            fsio.remove_others(kept, f"formats-{'[0-9a-f]' * 12}{SUFFIX}")  # an older naming
-            fsio.remove_others(kept, "formats-*.json")  # an older deckcheck's
-        except OSError:
-            pass  # a read-only home still validates; it just compiles every time
-    formats: dict[str, dict[str, Any]] = merged["formats"]
-    return formats
-
-
-def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format:
-    """One format by id, with a clear error listing the known ids (only that one is
-    decoded from the cache)."""
-    known = _compiled_formats(extra_files)
-    got = known.get(format_id.strip().lower())
-    if got is None:
-        raise DataError(
-            f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
-            "(`deckcheck formats` describes them)"
-        )
-    return format_from_dict(got)

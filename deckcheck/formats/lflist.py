@@ -17,12 +17,12 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckcheck import datafile
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist, Group
+from deckcheck.records import Record, field, record
 
 MAX_BYTES = 16 * 1024 * 1024  # the YGOPro combined file is 0.7 MB; this is a sanity bound
 
@@ -33,8 +33,8 @@ _LINES = re.compile(r"\r\n|\n|\r")
 _GROUP_RE = re.compile(r"^#\s*limited\s+([123])\b", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class LfEntry:
+@record(frozen=False, slots=True)
+class LfEntry(Record):
     id: int
     count: int  # as written (-1 kept here; converted to 0 in to_banlist)
     comment: str  # the "--name" part, stripped
@@ -42,8 +42,8 @@ class LfEntry:
     group: str | None = None  # "Limited 1" … when inside a Speed group section
 
 
-@dataclass(slots=True)
-class LfList:
+@record(frozen=False, slots=True)
+class LfList(Record):
     name: str
     line: int
     whitelist: bool = False

@@ -19,7 +19,6 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace as _replace
 from typing import Any
 
 from deckcheck.lookup import grams
@@ -230,7 +229,7 @@ class Ranker:
                 # is the one a player most likely means ("blue-eyes" -> Blue-Eyes White
                 # Dragon, 16 printings, before Blue-Eyes Jet Dragon): at most +1.
                 bonus = min(printings.get(m.card_id, 1) - 1, 10) * 0.1
-                out.append(_replace(m, score=round(m.score + bonus, 1)) if bonus else m)
+                out.append(m.replace(score=round(m.score + bonus, 1)) if bonus else m)
         return out
 
     def _printings(self) -> dict[int, int]:

@@ -7,10 +7,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
-from deckcheck.model import SUBTYPE_BITS, Banlist, Finding, Format
+from deckcheck.model import SUBTYPE_BITS, Finding, Format
 from deckcheck.rules._base import Context, of_card
 
 NAME = "types"
@@ -19,11 +18,6 @@ _KINDS = ("monster", "spell", "trap", "token", "skill")
 
 def _banned(fmt: Format) -> list[str]:
     return [t for t in sorted(fmt.banned_types) if t in SUBTYPE_BITS or t in _KINDS]
-
-
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return not _banned(fmt)
 
 
 def check(ctx: Context) -> Iterator[Finding]:

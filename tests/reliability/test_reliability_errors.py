@@ -162,7 +162,7 @@ def test_out_into_a_missing_folder_is_refused(capsys, tmp_path: Path) -> None:
 def test_written_files_follow_the_umask(capsys, tmp_path: Path, isolated_home: Path) -> None:
     old = os.umask(0o022)
     try:
-        rc, out, err = run(capsys, "banlist", "import", str(TINY))
+        rc, out, err = run(capsys, "banlist", "import", "-v", str(TINY))
         assert rc == EXIT_OK, err
         (written,) = [Path(ln) for ln in out.splitlines()]
         out_file = tmp_path / "out.conf"
@@ -261,11 +261,12 @@ def test_full_disk(capsys, tmp_path: Path, monkeypatch) -> None:
         monkeypatch.setenv("DECKCHECK_HOME", str(home))
         monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path / "cache"))
         rc, _, err = run(capsys, "db", "import", str(src_cdb))
-        one_error(rc, err, "cards.sqlite3")
+        # one short line naming the home and the space needed (issue 32)
+        one_error(rc, err, f"{home}: No space left on device", "free there")
         assert not (home / "cards.sqlite3").exists()
         assert not list(home.glob(".*.tmp")) and not list(home.glob(".cards-*"))
         rc, _, err = run(capsys, "banlist", "import", str(src_list))
-        one_error(rc, err, "banlists", "No space left on device")  # all lists or none: the folder
+        one_error(rc, err, str(home), "No space left on device")  # all lists or none
         assert not list((home / "banlists").rglob("*.yaml"))
         # export: a list that fits in the home (outside the tmpfs) onto the full disk
         monkeypatch.setenv("DECKCHECK_HOME", str(tmp_path / "home2"))

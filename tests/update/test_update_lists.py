@@ -233,3 +233,18 @@ def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
     )
     assert out.returncode in (0, 1), out.stderr
     return json.loads(out.stdout)
+
+
+@pytest.mark.realdata
+def test_update_log_is_a_few_lines(updated: Updated) -> None:
+    # issue 32: about 71 `note:` lines per update with the official files ("differ on 3352
+    # card(s) … (- vs 3)"), all of it in every Action log; now counted by kind
+    err = updated.first.stderr.splitlines()
+    assert len(err) <= 8, "\n".join(err)
+    assert not [line for line in err if line.startswith("deckcheck: note:")]  # one per list
+    notes = next(line for line in err if " note(s): " in line)
+    assert "list(s) two sources disagree on (the official one kept)" in notes
+    assert "list(s) with entries that map to no card (left out)" in notes
+    assert any(line.startswith("deckcheck: details: 'deckcheck update -v'") for line in err)
+    refused = next(line for line in err if "refused as faults" in line)
+    assert "genesys 2026-08-14" in refused and "ocg-cn 2022-10-01" in refused

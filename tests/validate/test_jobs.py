@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.batch import Request, reports
+from deckcheck.batch import Request, reports, walk
 from deckcheck.cli import cli
-from deckcheck.inputs import expand_inputs
 from deckcheck.validate import Target
 from tests.conftest import REPO
 
@@ -93,7 +92,7 @@ def test_reports_stream_in_input_order(mixed_folder: Path) -> None:
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    items = list(expand_inputs([str(mixed_folder)]))
+    items = list(walk([str(mixed_folder)]))
     request = Request((str(mixed_folder),), items, Target(fmt, banlist, date), jobs=1)
     serial = list(reports(request))
     parallel = reports(request.replace(items=iter(items), jobs=2))  # a generator in and out

@@ -96,13 +96,37 @@ def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> 
 
 def test_worker_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runners, "cores", lambda: 2)
+    monkeypatch.setattr(runners, "others_running", lambda: 0)  # a quiet machine
     assert runners.plan_workers(64, None) == 2  # never more workers than usable cores
     assert runners.plan_workers(1, None) == 1
     assert runners.plan_workers("auto", 10) == 1  # a small batch stays in process
     assert runners.plan_workers("auto", runners.AUTO_MIN_DECKS) == 2
     assert runners.plan_workers("auto", None) == 2
+    monkeypatch.setattr(runners, "others_running", lambda: 1)  # one core taken: in process
+    assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(2, None) == 2
+    monkeypatch.setattr(runners, "cores", lambda: 4)
+    assert runners.plan_workers("auto", None) == 3  # the free cores
     monkeypatch.setattr(runners, "cores", lambda: 1)
+    monkeypatch.setattr(runners, "others_running", lambda: 0)
     assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(8, None) == 1
+
+
+def test_others_running_reads_the_load_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+    import io
+
+    real_open = builtins.open
+    seen = iter(["0.5 0.4 0.3 3/200 99\n", "0.5 0.4 0.3 1/200 99\n", "0.5 0.4 0.3 4/200 99\n"])
+
+    def fake(path, *a, **k):  # type: ignore[no-untyped-def]
+        if path == "/proc/loadavg":
+            return io.StringIO(next(seen))
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", fake)
+    assert runners.others_running() == 0  # the fewest of three looks, this process left out
+    monkeypatch.setattr(builtins, "open", lambda *a, **k: (_ for _ in ()).throw(OSError()))
+    assert runners.others_running() == 0  # no such file: nothing known to run
 
 
 def test_cores_reads_the_affinity_mask() -> None:

@@ -126,7 +126,7 @@ def _findings(deck: Deck, fmt: Format, banlist: object, db: object, counted: boo
     else:
         _tally_lines(ctx, db, None)  # type: ignore[arg-type]
     assert (ctx.counted is not None) is counted
-    out = [f for _n, module, _o in learnt.rules() for f in module.check(ctx)]
+    out = [f for _n, module, _o in learnt.rules for f in module.check(ctx)]
     return sorted(out, key=lambda f: (f.section or "", f.line or 0, f.code, f.card_id or 0))
 
 

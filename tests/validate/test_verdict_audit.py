@@ -226,6 +226,7 @@ FAMILY = {
     "DC501": "pool",
     "DC502": "date",
     "DC503": "pool",
+    "DC504": "pool",
 }
 SECTION_FAMILY = {"DC201": "main", "DC202": "extra", "DC203": "side"}
 
@@ -291,8 +292,9 @@ EXCEPTIONS = {
     "artwork-listed": "a list naming one artwork of a card names the card (SPEC.md §2); EDOPro "
     "looks a whitelist up by the passcode and its alias only, so it refuses the original "
     "Metalmorph (68540058) when the Speed list names only its artwork 68540059",
-    "rush-not-advanced": "a Rush card is never in an Advanced pool (GOAT), even when its alias "
-    "is on the list: EDOPro's alias fallback admits the Rush reprint of a listed OCG card",
+    "rush-not-advanced": "a Rush card is outside every non-Rush format's card universe (DC504: "
+    "GOAT, Speed Duel), even when its alias is on the whitelist: EDOPro's alias fallback admits "
+    "the Rush reprint of a listed OCG card",
     "speed-groups": "the Speed list's Limited 1/2/3 sections are group limits (at most N cards "
     "in total from the section); EDOPro's list file says its parser does not enforce them",
     "goat-entry-card": "a whitelist naming a card only under its \"(GOAT)\" entry (an 'illegal' "
@@ -374,7 +376,7 @@ def adjusted(
         ):
             pool.discard(cid)
             used["artwork-listed"] += 1
-    if fmt == "goat":
+    if fmt in ("goat", "speed"):
         for cid in every:
             row = cards.get(cid)
             if row is not None and row.ot & 0x200 and cid not in pool:
