@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from deckcheck.records import Record, field, record
+
 #: Longest text kept (the longest real card text is under 2,000 characters).
 MAX_CHARS = 20_000
 _EXAMPLES = 5
@@ -124,16 +126,17 @@ def store(
     return len(data)
 
 
-class CdbTexts:
+@record(frozen=False, slots=True)
+class CdbTexts(Record):
     """The ``texts.desc`` values of one cdb (EDOPro writes effect text there), collected in
     the pass that reads its names and written as source ``cdb``. The staged reference data
     has them empty (none added); a value that is not text, or too long, is skipped and
     counted in one note."""
 
-    def __init__(self, path: Path, lang: str) -> None:
-        self.path, self.lang = path, lang
-        self.rows: list[tuple[int, str, str, str]] = []
-        self.bad: list[str] = []
+    path: Path
+    lang: str
+    rows: list[tuple[int, str, str, str]] = field(default_factory=list)
+    bad: list[str] = field(default_factory=list)
 
     def add(self, card: int, desc: Any) -> None:
         if desc == "":
