@@ -68,6 +68,15 @@ def same_card(db: Any, card_id: int) -> list[int]:
     return [card_id, *[int(r[0]) for r in rows if int(r[0]) != card_id]]
 
 
+def other_ids(db: Any) -> dict[int, list[int]]:
+    """Per card (name key) the other passcodes shown as it (alternate artworks, prerelease
+    and Rush/anime copies folded into it), in passcode order: ``--all-ids``."""
+    out: dict[int, list[int]] = {}
+    for cid, key in db.rows("SELECT id, name_key FROM cards WHERE id != name_key ORDER BY id"):
+        out.setdefault(int(key), []).append(int(cid))
+    return out
+
+
 def _in(ids: list[Any]) -> str:
     return ", ".join("?" * len(ids))
 
