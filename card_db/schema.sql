@@ -147,11 +147,23 @@ CREATE TABLE IF NOT EXISTS card_text (
     lang     TEXT NOT NULL,
     source   TEXT NOT NULL,            -- cdb | yaml-yugi | ygojson
     text     TEXT NOT NULL,            -- as the source writes it (effect, then pendulum effect)
-    norm     TEXT NOT NULL,            -- cardtext.normalize(text): what o: searches
     PRIMARY KEY (card_id, lang, source)
 ) WITHOUT ROWID;
+-- text_index: an FTS5 table of every card's folded texts (rowid = name key), made at the end
+-- of each import by carddb/cardtext.rebuild_index; what o: searches.
 
 CREATE INDEX IF NOT EXISTS archetypes_norm ON archetypes (norm);
 CREATE INDEX IF NOT EXISTS archetype_cards_card ON archetype_cards (card_id);
 CREATE INDEX IF NOT EXISTS printings_code ON printings (code);
 CREATE INDEX IF NOT EXISTS printings_card ON printings (card_id);
+
+
+-- which cards are in each video game (deckcheck/carddb/games.py): one row per card a source
+-- knows, present or not, so "not in the game" is told apart from "the source does not know".
+CREATE TABLE IF NOT EXISTS game_cards (
+    card_id  INTEGER NOT NULL,         -- official passcode (as the source names it)
+    game     TEXT NOT NULL CHECK (game IN ('masterduel', 'duellinks')),
+    source   TEXT NOT NULL,            -- yaml-yugi | ygojson | ygojson-sets
+    present  INTEGER NOT NULL,         -- 1: the source puts the card in the game; 0: it does not
+    PRIMARY KEY (card_id, game, source)
+) WITHOUT ROWID;

@@ -15,11 +15,11 @@ import re
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: A strings.conf larger than this is not one (the real file is about 54 KB).
 MAX_BYTES = 4 * 1024 * 1024
@@ -60,8 +60,8 @@ def arch_key(code: int) -> str:
     return f"0x{code:x}"
 
 
-@dataclass(slots=True)
-class StringsFile:
+@record(frozen=False, slots=True)
+class StringsFile(Record):
     """The ``!setname`` lines of one strings.conf: (code, name) pairs and what was skipped."""
 
     names: list[tuple[int, str]] = field(default_factory=list)

@@ -8,12 +8,12 @@ import os
 import re
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deckcheck.carddb import _common as common
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 
 _DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
@@ -31,8 +31,8 @@ MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
 _PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 
 
-@dataclass(slots=True)
-class Plan:
+@record(frozen=False, slots=True)
+class Plan(Record):
     path: Path
     kind: str  # cards | names
     lang: str | None
@@ -41,6 +41,10 @@ class Plan:
     sha256: str = ""
     size: int = 0
     dialect: str | None = None
+    #: optional columns the file has and the import reads in the same pass: "setcode"
+    #: (datas: archetype codes) and "desc" (texts: card text)
+    extra: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)  # said once the file is imported
 
 
 _MAX_PASSCODE = 0xFFFFFFFF  # passcodes are 32-bit in every client
@@ -87,30 +91,6 @@ def name_text(value: Any, card: int, path: Path) -> str | None:
         f"{type(value).__name__} ({value!r:.40}), not UTF-8 text",
         where=str(path),
     )
-
-
-def setcodes(path: Path) -> list[tuple[int, int]]:
-    """(setcode, passcode) of every card with a non-zero ``datas.setcode`` (none when the
-    file has no such column). A setcode is 64 bits (four 16-bit archetype codes): SQLite
-    gives one with the top bit set as a negative integer, kept as it is; text, a real number
-    or a blob there is a broken file (one line)."""
-    try:
-        src = bounded(connect_ro(path))
-        try:
-            if "setcode" not in columns(src, "datas"):
-                return []
-            rows = src.execute(
-                f"SELECT id, setcode FROM datas WHERE setcode IS NOT 0 LIMIT {MAX_ROWS + 1}"
-            ).fetchall()
-        finally:
-            src.close()
-    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-        raise InputError(db_error(exc, "cannot read datas.setcode"), where=str(path)) from None
-    return [
-        (as_int(code, "datas.setcode", path, cid), passcode(cid, "datas.id", path))
-        for cid, code in rows
-        if code is not None
-    ]
 
 
 def columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -168,9 +148,12 @@ def inspect(path: Path, lang: str | None) -> Plan:
                 f"{', '.join(sorted(_TEXTS_COLUMNS - columns(conn, 'texts')))}",
                 where=where,
             )
+        extra = ("desc",) if "desc" in columns(conn, "texts") else ()
         if file_lang:
-            return Plan(path, "names", file_lang, None, False)
+            return Plan(path, "names", file_lang, None, False, extra=extra)
         have = columns(conn, "datas")
+        if "setcode" in have:
+            extra = ("setcode", *extra)
         if not have >= _DATAS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table datas lacks column(s) "
@@ -192,7 +175,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
         detected = "ambiguous"
     else:
         detected = None
-    return Plan(path, "cards", "en", detected, high)
+    return Plan(path, "cards", "en", detected, high, extra=extra)
 
 
 def choose_dialects(plans: list[Plan], dialect: str | None) -> None:

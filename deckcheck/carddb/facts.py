@@ -68,6 +68,15 @@ def same_card(db: Any, card_id: int) -> list[int]:
     return [card_id, *[int(r[0]) for r in rows if int(r[0]) != card_id]]
 
 
+def other_ids(db: Any) -> dict[int, list[int]]:
+    """Per card (name key) the other passcodes shown as it (alternate artworks, prerelease
+    and Rush/anime copies folded into it), in passcode order: ``--all-ids``."""
+    out: dict[int, list[int]] = {}
+    for cid, key in db.rows("SELECT id, name_key FROM cards WHERE id != name_key ORDER BY id"):
+        out.setdefault(int(key), []).append(int(cid))
+    return out
+
+
 def _in(ids: list[Any]) -> str:
     return ", ".join("?" * len(ids))
 
@@ -274,20 +283,26 @@ def printings_of(db: Any, card_id: int) -> list[dict[str, Any]]:
 
 
 def text_cards(db: Any, phrase: str) -> set[int]:
-    """The cards (name keys) whose text in any installed language contains ``phrase``
-    (case and width folded). Raises ``Missing`` when no card text is installed."""
-    from deckcheck.carddb.cardtext import normalize
+    """The cards (name keys) whose text in some installed language has the words of
+    ``phrase`` in a row (case and width folded, punctuation between words ignored, the last
+    word a prefix; Chinese and Japanese characters anywhere in a run). One look-up in the
+    full-text index made at import (``cardtext.rebuild_index``). Raises ``Missing`` when no
+    card text is installed, DataError for a phrase without letters or digits."""
+    from deckcheck.carddb import cardtext
 
     if (why := _older(db)) is not None:
         raise Missing(why)
     if not _has(db, "card_text"):
         raise Missing(f"no card text installed: install {_TEXT_SOURCES}")
-    norm = normalize(phrase)
-    rows = db.rows(
-        "SELECT DISTINCT c.name_key FROM card_text t JOIN cards c ON c.id = t.card_id "
-        "WHERE instr(t.norm, ?) > 0",
-        (norm,),
-    )
+    if cardtext.TABLE not in _tables(db):
+        raise Missing(
+            "card text is installed but not indexed: this SQLite has no full-text search "
+            "(FTS5); `o:` needs a Python whose sqlite3 has it"
+        )
+    expr = cardtext.match(phrase)
+    if expr is None:
+        raise DataError(f"{phrase!r} has no letters or digits to look for", where="o:")
+    rows = db.rows(f"SELECT rowid FROM {cardtext.TABLE} WHERE {cardtext.TABLE} MATCH ?", (expr,))
     return {int(r[0]) for r in rows}
 
 

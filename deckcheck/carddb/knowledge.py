@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.carddb import cardtext
 from deckcheck.carddb._common import lang_code
+from deckcheck.records import Record, record
 
 Note = Callable[[str], None]
 _EXAMPLES = 5
@@ -96,8 +96,8 @@ def set_code(code: str) -> str:
     return code.split("-", 1)[0]
 
 
-@dataclass(frozen=True, slots=True)
-class Extra:
+@record
+class Extra(Record):
     """One yaml-yugi object's series, printings and texts (the part identity leaves)."""
 
     series: tuple[str, ...] = ()

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 
 from deckcheck.errors import InputError
 from deckcheck.model import SUBTYPE_BITS
+from deckcheck.records import Record, record
 
 
 class QueryError(InputError):
@@ -122,14 +122,24 @@ KEYS = (
     "banned",
     "limit",
     "released",
+    "arch",
+    "archetype",
+    "set",
+    "o",
+    "oracle",
+    "text",
+    "order",
+    "sort",
 )
+#: What results can be sorted by (``--sort``, ``order:``); ``-KEY`` or ``KEY-desc``: descending.
+SORT_KEYS = ("name", "atk", "def", "level", "released", "id")
 
 _OPS = ("!=", ">=", "<=", ":", "=", ">", "<")
 _TERM_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*)(!=|>=|<=|:|=|>|<)(.*)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+@record
+class Term(Record):
     """One filter: ``key op value`` (key canonical, value parsed)."""
 
     text: str  # as written, for messages
@@ -140,18 +150,79 @@ class Term:
     arg: str | None = None  # format / region a term is about (f:, banned:, limit:, released)
 
 
-@dataclass(frozen=True, slots=True)
-class Not:
+@record
+class Order(Record):
+    """How results are sorted: ``key`` of SORT_KEYS, descending or not."""
+
+    key: str = "name"
+    desc: bool = False
+
+
+def parse_order(text: str, where: str = "--sort") -> Order:
+    """``name``, ``atk``, ``-atk``, ``atk-desc``, ``atk desc``, ``atk:asc`` … as an Order;
+    QueryError naming the known keys otherwise."""
+    v = " ".join(text.strip().lower().split())
+    desc = False
+    if v.startswith("-"):
+        desc, v = True, v[1:]
+    for sep in (" ", "-", ":", "."):
+        for word, d in (("desc", True), ("asc", False)):
+            if v.endswith(sep + word):
+                desc, v = d, v[: -len(sep + word)]
+    v = {"lv": "level", "rank": "level", "link": "level", "date": "released"}.get(v, v)
+    if v not in SORT_KEYS:
+        raise QueryError(
+            f"{where}:{text}" if where == "order" else text,
+            f"cannot sort by {text!r} (known: {', '.join(SORT_KEYS)}; -KEY or 'KEY desc' "
+            "for descending)",
+        )
+    return Order(v, desc)
+
+
+def split_order(node: Node) -> tuple[Node | None, Order | None]:
+    """The query without its ``order:`` term, and that order (a top-level term only: an
+    ``order:`` inside ``or``, ``-`` or parentheses is a QueryError). A query of only an
+    ``order:`` term is None: every card."""
+
+    def bad(n: Node) -> None:
+        for t in _terms(n):
+            if t.key == "order":
+                raise QueryError(t.text, "order: goes at the top level of a query, not in or/-/()")
+
+    parts = node.nodes if isinstance(node, And) else (node,)
+    orders = [p for p in parts if isinstance(p, Term) and p.key == "order"]
+    rest = [p for p in parts if not (isinstance(p, Term) and p.key == "order")]
+    for p in rest:
+        bad(p)
+    if len(orders) > 1:
+        raise QueryError(orders[1].text, "one order: per query")
+    order = orders[0].value if orders else None
+    assert order is None or isinstance(order, Order)
+    if not rest:
+        return None, order
+    return (rest[0] if len(rest) == 1 else And(tuple(rest))), order
+
+
+def _terms(n: Node) -> list[Term]:
+    if isinstance(n, Term):
+        return [n]
+    if isinstance(n, Not):
+        return _terms(n.node)
+    return [t for c in n.nodes for t in _terms(c)]
+
+
+@record
+class Not(Record):
     node: Node
 
 
-@dataclass(frozen=True, slots=True)
-class And:
+@record
+class And(Record):
     nodes: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Or:
+@record
+class Or(Record):
     nodes: tuple[Node, ...]
 
 
@@ -195,6 +266,10 @@ def is_query(text: str) -> bool:
         toks = tokenize(text)
     except QueryError:
         return False
+    if toks.count("(") != toks.count(")"):
+        # card names hold balanced parentheses ("… (Pre-Errata)"), never a lone one: the
+        # query parser says what is wrong (exit 2) instead of a search for no name (issue 32)
+        return True
     for t in toks:
         m = _TERM_RE.match(t)
         if m and m.group(1).lower() in KEYS:
@@ -322,6 +397,15 @@ def term(tok: str) -> Term:
         return Term(tok, "name", op, raw)
     if key in NUMERIC:
         return Term(tok, NUMERIC[key], op, _number(tok, key.upper(), raw))
+    if key in ("arch", "archetype", "set", "o", "oracle", "text", "order", "sort"):
+        if op not in (":", "="):
+            raise QueryError(tok, f"{key}: takes ':' (a name, code or words after it)")
+        if not raw.strip():
+            raise QueryError(tok, "no value after the operator")
+        if key in ("order", "sort"):
+            return Term(tok, "order", ":", parse_order(raw, "order"))
+        canon = {"archetype": "arch", "oracle": "o", "text": "o"}.get(key, key)
+        return Term(tok, canon, ":", raw)
     if key in ("f", "format", "legal"):
         if not eq:
             raise QueryError(tok, "a format is named with ':'")
@@ -382,10 +466,13 @@ __all__ = [
     "Node",
     "Not",
     "Or",
+    "Order",
     "QueryError",
     "Term",
     "compare",
     "is_query",
     "parse",
+    "parse_order",
+    "split_order",
     "tokenize",
 ]
