@@ -142,17 +142,16 @@ def in_process_rate(folders: list[Path], home: Path) -> dict[str, float]:
     process."""
     os.environ["DECKCHECK_HOME"] = str(home)
     from deckcheck import render
-    from deckcheck.batch import Request, reports
+    from deckcheck.batch import Request, reports, walk
     from deckcheck.engine import Engine
     from deckcheck.formats import ListStore, get_format
-    from deckcheck.inputs import expand_inputs
     from deckcheck.validate import Target
 
     date = dt.date(2026, 6, 1)
     fmt = get_format("tcg")
     banlist = ListStore.default().in_force("tcg", date)
     engine = Engine.open()
-    items = list(expand_inputs([str(f) for f in folders]))
+    items = list(walk([str(f) for f in folders]))
     request = Request((), items, Target(fmt, banlist, date), jobs=1)
     for _ in reports(request.replace(items=items[:500]), engine):  # warm-up: card cache
         pass

@@ -8,7 +8,9 @@ and its peer (the commands take turns, so a load spike hits both), and the goal 
 
 * P1: ``deckcheck validate one.ydk`` (full database, list in force, caches warm) and
   ``deckcheck --help`` against ``benchmarks/peer_click.py`` (a bare click CLI reading the same
-  file) with the same interpreter. deckcheck is started as its console script does
+  file) with the same interpreter; ``pathlib_ratio``: the one-deck run with ``pathlib``
+  imported first against the plain one (what ``deckcheck.paths``' string folders save).
+  deckcheck is started as its console script does
   (``from deckcheck.cli import entry; entry()``), the peer as a script file.
 * P2: per-deck cost = wall(5,130 decks) - wall(513 decks) of ``validate --output json
   --jobs 1`` against the same difference for ``../shared/tools/refcheck.py`` (run as it is:
@@ -18,6 +20,9 @@ and its peer (the commands take turns, so a load spike hits both), and the goal 
 * P3: ``--jobs 2`` / ``--jobs 1`` on 5,130 decks; the same with a busy-loop process holding
   one core; ``--jobs 64`` against ``--jobs <cores>``; ``--jobs auto`` (the default) against
   the better of 1 and 2, quiet and busy; the peak RSS of the process tree on ``--peak`` decks.
+* auto (``--only auto``): ``--jobs auto`` against ``--jobs 1`` and ``2`` on batches of 20 to
+  5,130 decks, quiet, with a busy loop in deckcheck's session and with one in another session
+  (``start_new_session``: under autogroup scheduling, as another user's work competes).
 * baseline: ``python -c pass`` and the load average before and after.
 
 Writes benchmarks/results/goals.json.
@@ -50,6 +55,7 @@ DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
 #: ``-P``: no working folder on sys.path, as for a console script; without it, run from
 #: another checkout, ``python -c`` would import that checkout's deckcheck, not this one's.
 DECKCHECK = ["-P", "-c", "from deckcheck.cli import entry; entry()"]
+PATHLIB = ["-P", "-c", "import pathlib; from deckcheck.cli import entry; entry()"]
 
 
 def env_for(home: Path) -> dict[str, str]:
@@ -105,6 +111,8 @@ def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
     py = sys.executable
     cmds = {
         "validate": [py, *DECKCHECK, "validate", "--date", DATE, deck],
+        # the same with pathlib imported first: what paths.py's string folders save P1
+        "validate_pathlib": [py, *PATHLIB, "validate", "--date", DATE, deck],
         "peer_validate": [py, str(HERE / "peer_click.py"), "validate", deck],
         "help": [py, *DECKCHECK, "--help"],
         "peer_help": [py, str(HERE / "peer_click.py"), "--help"],
@@ -115,6 +123,7 @@ def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
     return {
         "ms": {k: round(v * 1000, 1) for k, v in med.items()},
         "validate_ratio": ratio(med["validate"], med["peer_validate"]),
+        "pathlib_ratio": ratio(med["validate_pathlib"], med["validate"]),
         "help_ratio": ratio(med["help"], med["peer_help"]),
         "goal": "validate <= 1.25, help <= 1.1",
     }
@@ -199,6 +208,45 @@ def p3(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]
     }
 
 
+def _busy_elsewhere() -> subprocess.Popen[bytes]:
+    """A busy loop in a session of its own: with the kernel's autogroup scheduling (on here:
+    /proc/sys/kernel/sched_autogroup_enabled) it competes as another user's work does, group
+    against group, so more workers in deckcheck's group do not win it more of the machine."""
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+
+
+SWEEP = (20, 100, 300, 600, 1000, 2000, 5130)
+
+
+def auto_sweep(data: Path, env: dict[str, str], root: Path, runs: int) -> dict[str, Any]:
+    """``--jobs auto`` against ``--jobs 1`` (and 2) on batches of every size, quiet, with a
+    busy loop in deckcheck's own session (``_busy``, as P3's busy case) and with one in
+    another session (``_busy_elsewhere``): auto must never be slower than one job."""
+    py = sys.executable
+    out: dict[str, Any] = {"sizes": list(SWEEP), "goal": "auto/1 <= 1.0 (noise: ~0.05)"}
+    for cond, start in (("quiet", None), ("busy", _busy), ("busy_elsewhere", _busy_elsewhere)):
+        proc = start() if start is not None else None
+        try:
+            if proc is not None:
+                time.sleep(1.0)
+            rows = {}
+            for n in SWEEP:
+                folder = corpus(data, root, n)
+                base = [py, *DECKCHECK, "validate", "--date", DATE, "-o", "json", str(folder)]
+                med = interleaved({j: [*base, "--jobs", j] for j in ("1", "2", "auto")}, env, runs)
+                rows[n] = {
+                    "s": {k: round(v, 3) for k, v in med.items()},
+                    "auto_over_1": ratio(med["auto"], med["1"]),
+                    "2_over_1": ratio(med["2"], med["1"]),
+                }
+            out[cond] = rows
+        finally:
+            if proc is not None:
+                proc.kill()
+                proc.wait()
+    return out
+
+
 def peak_tree_mib(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall seconds and the peak RSS (MiB) summed over the process tree, /proc every 20 ms."""
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -267,7 +315,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--runs", type=int, default=9)
-    ap.add_argument("--only", default="p1,p2,p3")
+    ap.add_argument("--only", default="p1,p2,p3", help="of p1,p2,p3,auto (auto: the --jobs sweep)")
     ap.add_argument("--peak", type=int, default=100_000, help="decks for the memory run (0: skip)")
     ap.add_argument("--home", type=Path, help="reuse this data home instead of building one")
     args = ap.parse_args()
@@ -292,6 +340,9 @@ def main() -> int:
         if "p2" in only:
             out["p2"] = p2(args.data, env, root, max(3, args.runs // 2))
             print("P2", out["p2"], flush=True)
+        if "auto" in only:
+            out["auto"] = auto_sweep(args.data, env, root, max(3, args.runs // 3))
+            print("AUTO", out["auto"], flush=True)
         if "p3" in only:
             out["p3"] = p3(args.data, env, root, max(3, args.runs // 3))
             if args.peak:

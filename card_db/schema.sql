@@ -86,3 +86,13 @@ CREATE TABLE IF NOT EXISTS official_sources (
 );
 
 CREATE INDEX IF NOT EXISTS konami_ids_card ON konami_ids (card_id);
+
+-- which cards are in each video game (deckcheck/carddb/games.py): one row per card a source
+-- knows, present or not, so "not in the game" is told apart from "the source does not know".
+CREATE TABLE IF NOT EXISTS game_cards (
+    card_id  INTEGER NOT NULL,         -- official passcode (as the source names it)
+    game     TEXT NOT NULL CHECK (game IN ('masterduel', 'duellinks')),
+    source   TEXT NOT NULL,            -- yaml-yugi | ygojson | ygojson-sets
+    present  INTEGER NOT NULL,         -- 1: the source puts the card in the game; 0: it does not
+    PRIMARY KEY (card_id, game, source)
+) WITHOUT ROWID;

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckcheck.errors import DataError
+from deckcheck.model import TYPE_LINK, TYPE_XYZ
 
 LANG_ORDER = [
     "en",
@@ -68,6 +69,64 @@ def kind_of(db: Any, card_id: int) -> str:
 
 def search_rows(db: Any, matches: Any) -> list[dict[str, Any]]:
     return [{**match_json(m), "kind": kind_of(db, m.card_id)} for m in matches]
+
+
+def query_cards(
+    query: str, db: Any, index: Any, lang: str | None, limit: int, date: Any
+) -> tuple[list[tuple[str, Any]], int, list[str]]:
+    """The cards a search-language ``query`` admits on ``date``: (name, row) pairs sorted by
+    name (at most ``limit``; 0: all), how many there are in all, and the query's notes."""
+    from deckcheck import search as searching
+
+    notes: list[str] = []
+    rows = searching.run(query, db, index, date, notes.append)
+    named = sorted(
+        ((index.display_name(r.id, lang), r) for r in rows),
+        key=lambda nr: (nr[0].casefold(), nr[1].id),
+    )
+    return (named[:limit] if limit else named), len(named), notes
+
+
+def row_json(r: Any, name: str) -> dict[str, Any]:
+    """One card of a search-language query, as ``card search -o json`` lists it."""
+    out: dict[str, Any] = {"id": r.id, "name": name, "kind": r.kind, "type": r.type_text()}
+    if r.is_monster:
+        out.update(
+            attribute=r.attr_text(),
+            race=r.race_text(),
+            atk=r.atk if r.atk >= 0 else None,
+        )
+        # a number, under the name the search terms use for it (issue 32: it was "4", "R4")
+        out[
+            "link" if r.type_bits & TYPE_LINK else "rank" if r.type_bits & TYPE_XYZ else "level"
+        ] = r.stars
+        if r.def_text():
+            out["def"] = r.defense if r.defense >= 0 else None
+        if r.scale is not None:
+            out["scale"] = r.scale
+    return out
+
+
+def search_json(
+    query: str, db: Any, index: Any, lang: str | None, limit: int, date: Any
+) -> dict[str, Any]:
+    """What ``card search QUERY -o json`` prints: the ranked matches of a name, or the
+    cards of a search-language query (``search.QueryError`` when it does not parse)."""
+    from deckcheck.search import is_query
+
+    if not is_query(query):
+        matches = index.search(query, lang=lang, limit=limit or 200)
+        return {"query": query, "matches": search_rows(db, matches)}
+    shown, total, notes = query_cards(query, db, index, lang, limit, date)
+    out: dict[str, Any] = {
+        "query": query,
+        "date": date.isoformat(),
+        "total": total,
+        "cards": [row_json(r, n) for n, r in shown],
+    }
+    if notes:
+        out["notes"] = notes
+    return out
 
 
 def card_info(db: Any, res: Any, ref: str, lang: str | None) -> tuple[Any, dict[str, Any]]:

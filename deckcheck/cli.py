@@ -10,77 +10,101 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from deckcheck import __version__, notes, startup
-from deckcheck.errors import EXIT_ERROR, DeckcheckError, one_line
+from deckcheck.errors import (
+    EXIT_ERROR,
+    DeckcheckError,
+    debugging,
+    did_you_mean,
+    error_line,
+    one_line,
+)
 
-# name -> (module, attribute, one-line help shown by `deckcheck --help`)
-COMMANDS: dict[str, tuple[str, str, str]] = {
+#: How long the console script holds the cyclic garbage collector off (``deckcheck.startup``;
+#: ``DECKCHECK_PLAIN_START=1``: not at all): ``RESUMED``, until the command is resolved;
+#: ``HELD``, past that: ``validate`` turns it back on itself before its first deck, ``card``
+#: never (it loads the name index, hundreds of thousands of objects, for one short query).
+RESUMED, HELD = "resumed", "held"
+
+# name -> (module, attribute, one-line help shown by `deckcheck --help`, collector)
+COMMANDS: dict[str, tuple[str, str, str, str]] = {
     "validate": (
         "deckcheck.commands.validate",
         "validate",
         "Check decks against a format and its list.",
+        HELD,
     ),
     "formats": (
         "deckcheck.commands.formats",
         "formats",
         "List the formats deckcheck knows.",
+        RESUMED,
     ),
     "banlist": (
         "deckcheck.commands.banlist",
         "banlist",
         "Show, import, export and diff Forbidden/Limited lists.",
+        RESUMED,
     ),
     "card": (
         "deckcheck.commands.card",
         "card",
         "Find cards by name in any language.",
+        HELD,
     ),
     "convert": (
         "deckcheck.commands.convert",
         "convert",
         "Convert a deck between .ydk, ydke:// and text.",
+        RESUMED,
     ),
     "build": (
         "deckcheck.commands.build",
         "build",
         "Turn a text decklist (any language) into a .ydk file.",
+        RESUMED,
     ),
     "deck": (
         "deckcheck.commands.deck",
         "deck",
         "Create and edit decks from the command line.",
+        RESUMED,
     ),
     "db": (
         "deckcheck.commands.db",
         "db",
         "Import and inspect the card database.",
+        RESUMED,
     ),
     "sheet": (  # issue 17
         "deckcheck.commands.sheet",
         "sheet",
         "Write a deck's decklist registration sheet as a PDF.",
+        RESUMED,
     ),
     "update": (
         "deckcheck.commands.update",
         "update",
         "Fetch current cards and lists from upstream.",
+        RESUMED,
     ),
     "config": (
         "deckcheck.commands.config",
         "config",
         "Show the project settings and where each came from.",
+        RESUMED,
+    ),
+    "serve": (  # issue 31
+        "deckcheck.commands.serve",
+        "serve",
+        "Serve deck checks and tournament submissions over HTTP.",
+        RESUMED,  # a long-running server: the collector runs as usual
     ),
 }
-
-
-#: Commands that keep the garbage collector held off past their start-up
-#: (``deckcheck.startup``): ``validate`` turns it back on before its first deck; ``card``
-#: loads the name index (hundreds of thousands of objects) for one short query and exits.
-_KEEPS_GC_HELD = frozenset({"validate", "card"})
 
 
 class LazyGroup(click.Group):
@@ -96,7 +120,7 @@ class LazyGroup(click.Group):
         module = importlib.import_module(spec[0])
         cmd = getattr(module, spec[1])
         assert isinstance(cmd, click.Command)
-        if cmd_name not in _KEEPS_GC_HELD:
+        if spec[3] == RESUMED:
             startup.resume()  # collection back on before any command that does not say when
         return cmd
 
@@ -189,14 +213,13 @@ def os_error_text(exc: OSError) -> str:
     return f"{where}: {reason}{hint}" if where else f"{reason}{hint}"
 
 
-def entry() -> None:
+def entry() -> NoReturn:
     """The console script and ``python -m deckcheck``: ``main`` with the cyclic garbage
-    collector held off during start-up, then the exit code (``deckcheck.startup.leave``:
-    after ``validate``, without the interpreter's teardown)."""
+    collector held off during start-up (``deckcheck.startup``), then the exit code."""
     startup.hold()
     code = main()
     startup.finish()
-    startup.leave(code, sys._getframe(1).f_globals.get("__name__"))
+    sys.exit(code)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -220,22 +243,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     try:
-        rv: Any = cli.main(args=list(argv) if argv is not None else None, standalone_mode=False)
+        rv: Any = cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="deckcheck",
+            standalone_mode=False,
+        )
     except DeckcheckError as exc:
         # one line whatever a message quotes: str() escapes it (errors.one_line)
-        click.echo(f"deckcheck: error: {exc}", err=True)
-        return exc.exit_code
+        return _fail(str(exc), exc.exit_code)
     except click.exceptions.Abort:
-        click.echo("deckcheck: aborted", err=True)
-        return EXIT_ERROR
+        return _fail("aborted", EXIT_ERROR)
     except click.ClickException as exc:
-        exc.show()
-        return EXIT_ERROR if exc.exit_code == 2 else exc.exit_code
+        # click's usage errors, re-rendered as the one line every failure is (issue 32)
+        return _fail(usage_text(exc), EXIT_ERROR)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except KeyboardInterrupt:
-        click.echo("deckcheck: interrupted", err=True)
-        return 130
+        return _fail("interrupted", 130)
     except BrokenPipeError:
         # `deckcheck … | head`: the reader went away; nothing more to say.
         sys.stderr.close()
@@ -243,18 +267,54 @@ def _main(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         # The machine, not the input: a full disk, a read-only home, an I/O error. Commands
         # name the file where they can; this is the one line for the rest.
-        click.echo(f"deckcheck: error: {one_line(os_error_text(exc))}", err=True)
-        return EXIT_ERROR
+        return _fail(os_error_text(exc), EXIT_ERROR)
     except Exception as exc:  # last resort: a bug must still not print a traceback
-        if os.environ.get("DECKCHECK_DEBUG"):
+        if debugging():
             raise
         click.echo(
-            f"deckcheck: internal error: {type(exc).__name__}: {exc} "
+            f"deckcheck: internal error: {type(exc).__name__}: {one_line(str(exc))} "
             "(a bug: please report it; set DECKCHECK_DEBUG=1 for the traceback)",
             err=True,
         )
         return EXIT_ERROR
     return rv if isinstance(rv, int) else 0
+
+
+def _fail(text: str, code: int) -> int:
+    """Print the failure's one line (after its traceback under ``DECKCHECK_DEBUG``)."""
+    if debugging():
+        import traceback
+
+        traceback.print_exc()
+    click.echo(error_line(text), err=True)
+    return code
+
+
+def usage_text(exc: click.ClickException) -> str:
+    """A click error as one line in deckcheck's words: lower-case, "did you mean" for an
+    unknown command or option, and the help to read (``see 'deckcheck validate --help'``)."""
+    import re
+
+    text = exc.format_message().strip()
+    ctx = getattr(exc, "ctx", None)
+    unknown = re.fullmatch(r"No such command '(.*)'\.", text)
+    if unknown and ctx is not None and isinstance(ctx.command, click.Group):
+        names = ctx.command.list_commands(ctx)
+        hint = did_you_mean(unknown.group(1), names) or f" (commands: {', '.join(names)})"
+        text = f"no such command {unknown.group(1)!r}{hint}"
+    mean = re.search(r"\.?\s+\(?Did you mean (?:one of: )?(.+?)\?\)?$", text)
+    if mean:  # click: "Did you mean '--output'?" / "(Did you mean one of: '--out', …?)"
+        text = f"{text[: mean.start()]} (did you mean {mean.group(1).replace(', ', ' or ')}?)"
+    choice = re.search(r"'([^']*)' is not one of ((?:'[^']*'(?:, )?)+)\.?$", text)
+    if choice:  # a mistyped choice (-o htm): the nearest ones
+        near = did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        text = f"{text.rstrip('.')}{near}"
+    text = text.rstrip(".")
+    if text[:1].isupper() and not text[1:2].isupper():
+        text = text[0].lower() + text[1:]
+    if ctx is not None and isinstance(exc, click.UsageError):
+        text += f"; see '{ctx.command_path} --help'"
+    return text
 
 
 if __name__ == "__main__":  # pragma: no cover

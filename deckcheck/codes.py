@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from deckcheck.model import Finding, Section, Severity
+from deckcheck.model import Finding, Record, Section, Severity, record
 
 
 def _is_code(name: str) -> bool:
@@ -49,28 +49,26 @@ class CodeNotOwned(CodeError):
     """A rule emitted a code that the registry gives to another rule module (or to none)."""
 
 
-# A plain class with __slots__, not a dataclass: the registry is built on every start.
-class Code:
-    """One finding code: its short rule name, severity, owning rule module and retired aliases."""
+@record
+class Code(Record):
+    """One finding code: its short rule name, severity, owning rule module and retired aliases.
 
-    __slots__ = ("code", "rule", "severity", "owner", "aliases")
+    ``also_warning``: an error code whose rule may also give it as a warning, where the data
+    cannot settle the question (DC502: a card first seen in a video game's pack after the event
+    date may have been in the game earlier); the rule says so with ``finding(severity=...)``.
+    """
 
-    def __init__(
-        self, code: str, rule: str, severity: Severity, owner: str, aliases: tuple[str, ...] = ()
-    ):
-        self.code = code
-        self.rule = rule  # e.g. "limited"
-        self.severity: Severity = severity
-        self.owner = owner  # key of deckcheck.rules.RULES, e.g. "limits"
-        self.aliases = aliases  # retired codes that now mean this one
+    code: str
+    rule: str  # e.g. "limited"
+    severity: Severity
+    owner: str  # key of deckcheck.rules.RULES, e.g. "limits"
+    aliases: tuple[str, ...] = ()  # retired codes that now mean this one
+    also_warning: bool = False
 
     @property
     def module(self) -> str:
         """The dotted name of the owning rule module."""
         return f"deckcheck.rules.{self.owner}"
-
-    def __repr__(self) -> str:
-        return f"Code({self.code!r}, {self.rule!r}, {self.severity!r}, {self.owner!r})"
 
 
 class Registry:
@@ -135,16 +133,22 @@ class Registry:
         count: int | None = None,
         limit: int | None = None,
         candidates: tuple[tuple[int, str], ...] = (),
+        severity: Severity | None = None,
     ) -> Finding:
-        """A finding stamped with the rule name and severity of ``code`` (an alias: its heir)."""
+        """A finding stamped with the rule name and severity of ``code`` (an alias: its heir).
+        ``severity="warning"`` only for a code registered ``also_warning``."""
         c = self._lookup.get(code)
         if c is None:
             raise UnknownCode(f"unknown finding code {code!r} (not in deckcheck.codes)")
+        if severity is None or severity == c.severity:
+            severity = c.severity
+        elif not (severity == "warning" and c.also_warning):
+            raise CodeError(f"{c.code} is registered as {c.severity!r}, not as {severity!r}")
         # Positional, in Finding's field order: this is the one place a Finding is built.
         return Finding(
             c.code,
             c.rule,
-            c.severity,
+            severity,
             message,
             section,
             line,
@@ -181,10 +185,12 @@ REGISTRY = Registry(
         Code("DC408", "legend", "error", "legend"),
         Code("DC409", "banned-type", "error", "types"),
         Code("DC501", "not-in-region", "error", "pool"),
-        Code("DC502", "not-released", "error", "pool"),
+        Code("DC502", "not-released", "error", "pool", also_warning=True),
         Code("DC503", "unofficial", "error", "pool"),
+        Code("DC504", "not-in-game-pool", "error", "pool", also_warning=True),
         Code("DC601", "upcoming-list", "warning", "upcoming"),
-        Code("DC602", "approximate-list-date", "warning", "listdate"),
+        Code("DC602", "stale-list", "warning", "listdate"),
+        Code("DC603", "approximate-list-date", "warning", "listdate"),
     ]
 )
 

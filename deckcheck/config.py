@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import InputError
 from deckcheck.paths import is_file, str_path
+from deckcheck.records import Record, field, record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -39,18 +40,16 @@ KEYS: dict[str, tuple[type, Any, str]] = {
 OUTPUT_KINDS = ("text", "json", "github", "junit", "csv", "html")
 
 
-class Config:
+@record(frozen=False)
+class Config(Record):
     """The settings of one config file (or none), checked, with where they came from.
 
-    A plain class (what ``@dataclass`` made, without its cost on every start). The file is
-    kept as a string (``str(path)``) and made a ``Path`` only when ``path`` or ``base`` is
-    asked for: ``validate`` reads ``file``/``folder``/``label`` and imports no pathlib."""
+    The file is kept as a string (``str(path)``) and made a ``Path`` only when ``path`` or
+    ``base`` is asked for: ``validate`` reads ``file``/``folder``/``label`` and imports no
+    pathlib."""
 
-    values: dict[str, Any]
-
-    def __init__(self, path: str | Path | None = None, values: dict[str, Any] | None = None):
-        self.file: str | None = str_path(path) if path is not None else None
-        self.values = {} if values is None else values
+    file: str | None = None  # the config file, None when none was found
+    values: dict[str, Any] = field(default_factory=dict)
 
     @property
     def path(self) -> Path | None:
@@ -60,16 +59,6 @@ class Config:
         from pathlib import Path
 
         return Path(self.file)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return (self.file, self.values) == (other.file, other.values)  # type: ignore[attr-defined]
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Config(path={self.path!r}, values={self.values!r})"
 
     @property
     def base(self) -> Path | None:

@@ -28,6 +28,30 @@ _DASH_CHAIN = re.compile(rf"(?:[-?:][ \t]+){{{_DEEP_FLOW}}}")
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
+#: Passcodes, Konami ids and Yugipedia page ids are 32-bit numbers in every source and client;
+#: an importer refuses anything outside 0..MAX_ID before it reaches SQLite (which overflows
+#: past 2**63 with an internal error) or a list (issue 32).
+MAX_ID = 0xFFFFFFFF
+
+
+def shown_number(value: int) -> str:
+    """``value`` for a message: a number of hundreds of digits shown by its start and length."""
+    text = str(value)  # a JSON int over 4300 digits never gets here: json.loads refuses it
+    digits = text.lstrip("-")
+    return (
+        text
+        if len(digits) <= 20
+        else f"{text[: len(text) - len(digits) + 12]}… ({len(digits)} digits)"
+    )
+
+
+def checked_id(value: int, what: str, where: str) -> int:
+    """``value`` when it is a possible id (0..MAX_ID); InputError naming ``what`` otherwise."""
+    if not 0 <= value <= MAX_ID:
+        raise InputError(f"{what}: {shown_number(value)} is not an id (0 to {MAX_ID})", where=where)
+    return value
+
+
 def read_text(path: Path, max_bytes: int) -> str:
     """File text (UTF-8, BOM allowed), with clear errors for missing, huge or binary files."""
     try:

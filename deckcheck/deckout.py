@@ -3,14 +3,14 @@ names, collect every problem (so nothing is written that lost a card), write .yd
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.model import Deck, Finding
+from deckcheck.records import Record, field, record
 
 
-@dataclass
-class Loaded:
+@record(frozen=False)
+class Loaded(Record):
     """A deck read from one input, with what resolving it needed and found."""
 
     deck: Deck

@@ -58,6 +58,7 @@ class Engine:
         self.ints: dict[str, int] = {}
         self._loader: DeckLoader | None = None
         self._names: dict[str, Callable[[int], str]] = {}
+        self._games: dict[tuple[Any, ...], Any] = {}  # (game, family, universe) -> GamePool
 
     @classmethod
     def open(cls, db_path: str | None = None, format_files: Iterable[str] = ()) -> Engine:
@@ -121,12 +122,31 @@ class Engine:
         on = fmt.at(day)
         store = self.lists if banlist_ref is not None or on.list_family else None
         banlist = list_for(on, day, banlist_ref, store=store)
-        nxt = None
-        if upcoming and banlist_ref is None and banlist is not None and on.list_family:
+        nxt = newest = None
+        if banlist_ref is None and banlist is not None and on.list_family:
             from deckcheck.rules.upcoming import next_list
 
-            nxt = next_list(store, banlist.family, day)
-        return Target(fmt, banlist, day, points_cap, lang, nxt)
+            if upcoming:
+                nxt = next_list(store, banlist.family, day)
+            if on.stale_after is not None and self.lists.first_after(banlist.family, day) is None:
+                newest = banlist  # no later list installed: the one in force is the newest
+        return Target(fmt, banlist, day, points_cap, lang, nxt, self.game_pool(on), newest)
+
+    def game_pool(self, fmt: Format) -> Any:
+        """What this install knows of ``fmt``'s video game (``rules.pool.GamePool``; None for
+        a paper format), built once per game and list family; when there is no data on the
+        game, one note says that its pool is not checked."""
+        if fmt.game == "paper":
+            return None
+        key = (fmt.game, fmt.list_family, fmt.universe)
+        if key not in self._games:
+            from deckcheck import gamepool, notes
+
+            got = self._games[key] = gamepool.game_pool(fmt, self.cards, self.lists)
+            text = gamepool.warning(fmt, got)
+            if text:
+                notes.note(text)
+        return self._games[key]
 
     # -- decks
     def read(self, item: Item) -> Deck:
@@ -146,8 +166,8 @@ class Engine:
         deck = self.loader.resolve(deck)
         prefetch = getattr(self.cards, "prefetch", None)
         if prefetch is not None and deck.packed() is None:
-            # one query for the deck's cards (the rules' ``get`` then finds them cached); a
-            # packed deck's are read by the tally (``get_many``), one query too
+            # one query for the deck's cards, not one per card (the rules' ``get`` then finds
+            # them cached); a packed deck's are read by the tally (``get_many``), one query too
             prefetch([e.card_id for e in (*deck.main, *deck.extra, *deck.side)])
         return deck
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
+
 EXIT_OK = 0  # every deck legal / command succeeded
 EXIT_ILLEGAL = 1  # at least one deck illegal (or a warning under --strict), unresolved input
 EXIT_ERROR = 2  # usage or data error
@@ -24,6 +27,24 @@ class DeckcheckError(Exception):
 
     def __str__(self) -> str:
         return one_line(f"{self.where}: {self.message}" if self.where else self.message)
+
+
+def error_line(text: str) -> str:
+    """The one line a failure prints on stderr: ``deckcheck: error: <text>``, escaped."""
+    return f"deckcheck: error: {one_line(text)}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'a' or 'b'?)`` for the choices near ``word``, or ""."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
+def debugging() -> bool:
+    """``DECKCHECK_DEBUG`` is set (and not ``0``): errors show their traceback too."""
+    return os.environ.get("DECKCHECK_DEBUG", "") not in ("", "0")
 
 
 def one_line(text: str) -> str:

@@ -85,8 +85,9 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
 
     Not atomic, so ``tmp`` first becomes ``backup_path(target)``, a name the next edit looks
     for: if this process dies in the copy, the next edit (or show) of the deck finds it and
-    says so. Removed once the copy is written, synced and read back equal; on an error it is
-    kept and named in the message."""
+    recovers. Removed once the copy is written, synced and read back equal, and on an error
+    before the first byte of ``target`` changed; on an error after it, kept and named in the
+    message."""
     data = tmp.read_bytes()
     keep = backup_path(target)
     try:
@@ -94,9 +95,11 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
         _sync_dir(target.parent)
     except OSError:
         keep = tmp  # (an unwritable name: the temp file itself serves)
+    touched = False  # no byte of ``target`` changed yet: on an error the backup is not needed
     try:
         fd = os.open(target, os.O_WRONLY)
         try:
+            touched = True
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
@@ -107,6 +110,11 @@ def _rewrite_in_place(tmp: Path, target: Path) -> None:
         if target.read_bytes() != data:
             raise OSError(errno.EIO, "the file did not read back as written", str(target))
     except OSError as exc:
+        if not touched:  # the file is as it was: no interrupted write to recover from
+            if keep != tmp:
+                with contextlib.suppress(OSError):
+                    keep.unlink()
+            raise
         if keep == tmp:
             keep = tmp.with_name(tmp.name + ".keep")  # `replacing` removes tmp itself
             try:

@@ -227,20 +227,6 @@ def walk_folder(folder: str | Path, suffixes: tuple[str, ...] = DECK_SUFFIXES) -
     return Discovery(suffixes=suffixes).walk(folder)
 
 
-def expand_inputs(
-    inputs: Iterable[str],
-    suffixes: tuple[str, ...] = DECK_SUFFIXES,
-    discovery: Discovery | None = None,
-) -> Iterator[str]:
-    """Each INPUT as an item to read: "-", a ydke:// URL, or a deck file (folders walked by
-    ``discovery``, by default: .ydk/.ydke, hidden folders and .gitignore'd files skipped).
-
-    Paths are checked by the caller first (``check_paths``), so a missing path stops the
-    run before any output.
-    """
-    return (discovery or Discovery(suffixes=suffixes)).expand(inputs)
-
-
 def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES) -> list[Path]:
     """Deck files named by ``inputs``: files as given, folders searched recursively (sorted
     by path); a missing path or a folder without decks is an ``InputError``."""
@@ -262,6 +248,8 @@ def deck_paths(inputs: Iterable[Path], suffixes: tuple[str, ...] = FILE_SUFFIXES
             out.extend(found)
         elif p.is_file():
             out.append(p)
+        elif p.exists():  # /dev/null, a FIFO: there, but no deck file (issue 32)
+            raise InputError("not a regular file (a deck file or folder is)", where=str(p))
         else:
             raise InputError("no such file or folder", where=str(p))
     return out

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from deckcheck.model import STATUS_NAMES, Banlist, Finding
+from deckcheck.records import Record, field, record
 
 if TYPE_CHECKING:
     from deckcheck.model import Deck, Format
@@ -93,8 +93,8 @@ def classify(old: int | None, new: int | None) -> ChangeKind | None:
 # --------------------------------------------------------------------------- diff records
 
 
-@dataclass(frozen=True, slots=True)
-class CardChange:
+@record
+class CardChange(Record):
     """One card whose copy limit (or pool membership) differs between two lists."""
 
     card_id: int
@@ -109,8 +109,8 @@ class CardChange:
         return f"{status_name(self.old)} → {status_name(self.new)}"
 
 
-@dataclass(frozen=True, slots=True)
-class PointsChange:
+@record
+class PointsChange(Record):
     """A card whose points (Genesys) changed; ``None`` means it had / has no points entry."""
 
     card_id: int
@@ -120,8 +120,8 @@ class PointsChange:
     name: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class GroupChange:
+@record
+class GroupChange(Record):
     """A group ("Limited 1" style) that appeared, disappeared, or changed limit or members."""
 
     name: str
@@ -132,8 +132,8 @@ class GroupChange:
     cards_removed: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ListDiff:
+@record
+class ListDiff(Record):
     """Everything that differs between ``old`` and ``new``, grouped as an announcement is."""
 
     old: Banlist
@@ -141,7 +141,7 @@ class ListDiff:
     changes: tuple[CardChange, ...] = ()
     points: tuple[PointsChange, ...] = ()
     groups: tuple[GroupChange, ...] = ()
-    by_id: dict[int, CardChange] = field(default_factory=dict, compare=False, repr=False)
+    by_id: dict[int, CardChange] = field(default_factory=dict, compare=False)
 
     @property
     def mode_changed(self) -> bool:
@@ -255,8 +255,8 @@ def _diff_groups(old: Banlist, new: Banlist) -> list[GroupChange]:
 # --------------------------------------------------------------------------- history
 
 
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
+@record
+class HistoryEntry(Record):
     """A card's status in one list version."""
 
     family: str
@@ -266,7 +266,7 @@ class HistoryEntry:
     points: int | None = None  # set only for lists that carry points
     first: bool = False
     last: bool = False
-    previous: HistoryEntry | None = field(default=None, compare=False, repr=False)
+    previous: HistoryEntry | None = field(default=None, compare=False)
 
     @property
     def status(self) -> str:
@@ -325,16 +325,16 @@ def appears_in(lists: Iterable[Banlist], card_ids: Iterable[int]) -> bool:
 # --------------------------------------------------------------------------- decks
 
 
-@dataclass(frozen=True, slots=True)
-class DeckCardChange:
+@record
+class DeckCardChange(Record):
     """A card of a deck whose status changed, with the copies the deck plays."""
 
     change: CardChange
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class DeckImpact:
+@record
+class DeckImpact(Record):
     """How a list change affects one deck."""
 
     source: str

@@ -99,7 +99,8 @@ def _size(r: Any) -> str:
 
 def format_rows(date: dt.date, format_files: Sequence[str] = ()) -> list[dict[str, Any]]:
     """Every known format as on ``date``: sizes, copies, family and the list in force."""
-    from deckcheck.formats.catalog import ListStore, load_formats
+    from deckcheck.formats.catalog import ListStore
+    from deckcheck.formats.formatfiles import load_formats
 
     store = ListStore.default()
     rows: list[dict[str, Any]] = []
@@ -116,6 +117,9 @@ def format_rows(date: dt.date, format_files: Sequence[str] = ()) -> list[dict[st
                 "copies": f.copies,
                 "list_family": f.list_family,
                 "list": ({"name": b.name, "effective": b.effective.isoformat()} if b else None),
+                "universe": sorted(f.universe),
+                "game": f.game,
+                "stale_after": f.stale_after,
             }
         )
     return rows

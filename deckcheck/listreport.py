@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from deckcheck.errors import DataError
+from deckcheck.records import Record, record
 
 if TYPE_CHECKING:
     from deckcheck.listdiff import DeckImpact, HistoryEntry, ListDiff
@@ -92,8 +92,8 @@ def check_decks(
     ]
 
 
-@dataclass(frozen=True, slots=True)
-class FamilyHistory:
+@record
+class FamilyHistory(Record):
     family: str
     lists: int  # list versions installed
     timeline: list[HistoryEntry]

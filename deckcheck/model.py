@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from enum import IntFlag
 from functools import cached_property
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 # re-exported: the services build their records with these, imported from here
 from deckcheck.records import Record as Record
@@ -142,41 +142,10 @@ class Card(Record):
     tcg_date: dt.date | None = None
     md_date: dt.date | None = None  # first in Master Duel (official release data)
     dl_date: dt.date | None = None  # first in Duel Links (official release data)
-
-    def __init__(
-        self,
-        id: int,
-        name: str,
-        canonical: int,
-        alias_kind: AliasKind,
-        type_bits: int,
-        scopes: Scope,
-        level: int = 0,
-        atk: int = 0,
-        defense: int = 0,
-        race: int = 0,
-        attribute: int = 0,
-        ocg_date: dt.date | None = None,
-        tcg_date: dt.date | None = None,
-        md_date: dt.date | None = None,
-        dl_date: dt.date | None = None,
-    ) -> None:
-        d = self.__dict__
-        d["id"] = id
-        d["name"] = name
-        d["canonical"] = canonical
-        d["alias_kind"] = alias_kind
-        d["type_bits"] = type_bits
-        d["scopes"] = scopes
-        d["level"] = level
-        d["atk"] = atk
-        d["defense"] = defense
-        d["race"] = race
-        d["attribute"] = attribute
-        d["ocg_date"] = ocg_date
-        d["tcg_date"] = tcg_date
-        d["md_date"] = md_date
-        d["dl_date"] = dl_date
+    # in the video game by the official card data (deckcheck.carddb.games): True, False (a
+    # source knows the card and none puts it there), None (no source knows the card)
+    in_md: bool | None = None
+    in_dl: bool | None = None
 
     @cached_property
     def kind(self) -> CardKind:
@@ -207,123 +176,35 @@ SECTIONS: tuple[Section, ...] = ("main", "extra", "side")
 Packed = tuple[list[int], int, int, list[int]]
 
 
-_Self = TypeVar("_Self", bound="_Slotted")
-
-
-class _Slotted:
-    """Base of the mutable deck classes: what ``@dataclass(slots=True)`` gave them, without
-    its cost at start-up (field equality, no hash, a field-by-field repr, ``replace``). The
-    fields are the class's ``_fields`` (its ``__slots__``); its ``__init__`` is written out.
-    A subclass that keeps its base's ``_fields`` (``decks.packed.PackedDeck``) is the same
-    record: equal to its base's objects field by field, shown and copied as its base."""
-
-    __slots__: tuple[str, ...] = ()
-    _fields: tuple[str, ...] = ()
-    #: the class ``repr`` names and ``replace`` builds (the class itself when None)
-    _record_class: type[Any] | None = None
-
-    def _astuple(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, n) for n in self._fields])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__ or (
-            isinstance(other, _Slotted) and other._fields is self._fields
-        ):
-            return self._astuple() == other._astuple()
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]  # mutable, like a non-frozen dataclass
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
-        return f"{(self._record_class or self.__class__).__name__}({body})"
-
-    def replace(self: _Self, **changes: Any) -> _Self:
-        """A copy with some fields changed (what ``dataclasses.replace`` gave)."""
-        names = self._fields
-        cls = self._record_class or self.__class__
-        bad = [n for n in changes if n not in names]
-        if bad:
-            raise TypeError(f"{cls.__name__}.replace() got an unexpected field {bad[0]!r}")
-        return cls(
-            **{
-                n: changes[n] if n in changes else getattr(self, n)  # type: ignore[no-any-return]
-                for n in names
-            }
-        )
-
-
-class DeckEntry(_Slotted):
+@record(frozen=False, slots=True)
+class DeckEntry(Record):
     """One card line of a deck. ``count`` > 1 only for text lists ("3 Ash Blossom").
 
-    A plain mutable class with ``__slots__`` (see ``_Slotted``): positional or keyword
-    construction, field equality, no hash.
+    Mutable, with ``__slots__`` (a deck has one per line): field equality, no hash.
     """
-
-    __slots__ = ("section", "card_id", "line", "count", "query", "raw")
-    __match_args__ = ("section", "card_id", "line", "count", "query", "raw")
-    _fields = __slots__
 
     section: Section
     card_id: int | None  # passcode as read; None while a text name is unresolved
     line: int | None  # 1-based line in the source; None for ydke:// input
-    count: int
-    query: str | None  # the name as written in a text list
-    raw: str  # the line as written
-
-    def __init__(
-        self,
-        section: Section,
-        card_id: int | None,
-        line: int | None,
-        count: int = 1,
-        query: str | None = None,
-        raw: str = "",
-    ):
-        self.section = section
-        self.card_id = card_id
-        self.line = line
-        self.count = count
-        self.query = query
-        self.raw = raw
+    count: int = 1
+    query: str | None = None  # the name as written in a text list
+    raw: str = ""  # the line as written
 
 
-class Deck(_Slotted):
+@record(frozen=False, slots=True)
+class Deck(Record):
     """A deck as read: entries per section in file order, plus problems found while reading.
 
-    A plain mutable class with ``__slots__`` (see ``_Slotted``); each list field is a new
-    list per deck unless given.
+    Mutable, with ``__slots__``; each list field is a new list per deck unless given.
     """
 
-    __slots__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
-    __match_args__ = ("source", "main", "extra", "side", "findings", "kind", "comments")
-    _fields = __slots__
-
     source: str  # file path, "ydke://…", or "<stdin>"
-    main: list[DeckEntry]
-    extra: list[DeckEntry]
-    side: list[DeckEntry]
-    findings: list[Finding]  # DC101/DC102/DC103 from reading
-    kind: str  # ydk | ydke | text
-    comments: list[str]  # header comments to keep on rewrite
-
-    def __init__(
-        self,
-        source: str,
-        main: list[DeckEntry] | None = None,
-        extra: list[DeckEntry] | None = None,
-        side: list[DeckEntry] | None = None,
-        findings: list[Finding] | None = None,
-        kind: str = "ydk",
-        comments: list[str] | None = None,
-    ):
-        self.source = source
-        self.main = [] if main is None else main
-        self.extra = [] if extra is None else extra
-        self.side = [] if side is None else side
-        self.findings = [] if findings is None else findings
-        self.kind = kind
-        self.comments = [] if comments is None else comments
+    main: list[DeckEntry] = field(default_factory=list)
+    extra: list[DeckEntry] = field(default_factory=list)
+    side: list[DeckEntry] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)  # DC101/DC102/DC103 from reading
+    kind: str = "ydk"  # ydk | ydke | text
+    comments: list[str] = field(default_factory=list)  # header comments to keep on rewrite
 
     def section(self, name: Section) -> list[DeckEntry]:
         return getattr(self, name)  # type: ignore[no-any-return]
@@ -362,35 +243,6 @@ class Finding(Record):
     candidates: tuple[tuple[int, str], ...] = ()  # (id, name) for DC102/DC103
     waived: bool = False  # --ignore/--select: shown, but it does not make the deck fail
 
-    def __init__(
-        self,
-        code: str,
-        rule: str,
-        severity: Severity,
-        message: str,
-        section: Section | None = None,
-        line: int | None = None,
-        card_id: int | None = None,
-        card_name: str | None = None,
-        count: int | None = None,
-        limit: int | None = None,
-        candidates: tuple[tuple[int, str], ...] = (),
-        waived: bool = False,
-    ) -> None:
-        d = self.__dict__
-        d["code"] = code
-        d["rule"] = rule
-        d["severity"] = severity
-        d["message"] = message
-        d["section"] = section
-        d["line"] = line
-        d["card_id"] = card_id
-        d["card_name"] = card_name
-        d["count"] = count
-        d["limit"] = limit
-        d["candidates"] = candidates
-        d["waived"] = waived
-
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "code": self.code,
@@ -427,12 +279,6 @@ class Group(Record):
     limit: int
     cards: frozenset[int]
 
-    def __init__(self, name: str, limit: int, cards: frozenset[int]) -> None:
-        d = self.__dict__
-        d["name"] = name
-        d["limit"] = limit
-        d["cards"] = cards
-
 
 @record
 class Banlist(Record):
@@ -449,33 +295,7 @@ class Banlist(Record):
     source: str = ""
     path: str = ""  # file it was loaded from
     date_exact: bool = True  # False when only the month was known
-
-    def __init__(
-        self,
-        name: str,
-        family: str,
-        effective: dt.date,
-        mode: Literal["blacklist", "whitelist"] = "blacklist",
-        limits: dict[int, int] | None = None,
-        names: dict[int, str] | None = None,
-        groups: tuple[Group, ...] = (),
-        points: dict[int, int] | None = None,
-        source: str = "",
-        path: str = "",
-        date_exact: bool = True,
-    ) -> None:
-        d = self.__dict__
-        d["name"] = name
-        d["family"] = family
-        d["effective"] = effective
-        d["mode"] = mode
-        d["limits"] = {} if limits is None else limits
-        d["names"] = {} if names is None else names
-        d["groups"] = groups
-        d["points"] = {} if points is None else points
-        d["source"] = source
-        d["path"] = path
-        d["date_exact"] = date_exact
+    announced: dt.date | None = None  # when Konami announced it, where known (DC601)
 
     def limit_of(self, canonical: int) -> int | None:
         """Copies allowed by the list (None: not listed). Whitelist: unlisted means 0."""
@@ -498,11 +318,6 @@ class SizeRange(Record):
 
     min: int = 0
     max: int | None = None  # None: no upper limit
-
-    def __init__(self, min: int = 0, max: int | None = None) -> None:
-        d = self.__dict__
-        d["min"] = min
-        d["max"] = max
 
     def contains(self, n: int) -> bool:
         return n >= self.min and (self.max is None or n <= self.max)
@@ -537,6 +352,9 @@ class Format(Record):
     list_family: str | None = None  # None: the format has no list
     forbidden_as_limited: bool = False  # Traditional
     pool: frozenset[str] = frozenset()  # scopes a card needs one of (e.g. {"tcg"}); empty: any
+    #: card universes admitted: "ocg-tcg" (OCG/TCG cards), "rush" (Rush Duel cards); DC504
+    universe: frozenset[str] = frozenset({"ocg-tcg"})
+    game: str = "paper"  # whose card pool: "paper", "master-duel", "duel-links" (DC504)
     release_region: str | None = None  # "tcg"/"ocg": release dates that DC502 checks
     release_cutoff: dt.date | None = None  # cards released after this are out (retro formats)
     skills: SizeRange | None = None  # None: skill cards not allowed
@@ -544,52 +362,11 @@ class Format(Record):
     extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"})
     banned_types: frozenset[str] = frozenset()
     points_cap: int | None = None
+    #: a maintained format's lists: days after its newest list that make it stale (DC602)
+    stale_after: int | None = None
     description: str = ""
     source: str = ""
     changes: tuple[tuple[dt.date, dict[str, Any]], ...] = ()
-
-    def __init__(
-        self,
-        id: str,
-        name: str,
-        main: SizeRange = _MAIN,
-        extra: SizeRange = _EXTRA,
-        side: SizeRange = _SIDE,
-        copies: int = 3,
-        list_family: str | None = None,
-        forbidden_as_limited: bool = False,
-        pool: frozenset[str] = frozenset(),
-        release_region: str | None = None,
-        release_cutoff: dt.date | None = None,
-        skills: SizeRange | None = None,
-        legend: LegendRule = "none",
-        extra_deck_types: frozenset[str] = frozenset({"fusion", "synchro", "xyz", "link"}),
-        banned_types: frozenset[str] = frozenset(),
-        points_cap: int | None = None,
-        description: str = "",
-        source: str = "",
-        changes: tuple[tuple[dt.date, dict[str, Any]], ...] = (),
-    ) -> None:
-        d = self.__dict__
-        d["id"] = id
-        d["name"] = name
-        d["main"] = main
-        d["extra"] = extra
-        d["side"] = side
-        d["copies"] = copies
-        d["list_family"] = list_family
-        d["forbidden_as_limited"] = forbidden_as_limited
-        d["pool"] = pool
-        d["release_region"] = release_region
-        d["release_cutoff"] = release_cutoff
-        d["skills"] = skills
-        d["legend"] = legend
-        d["extra_deck_types"] = extra_deck_types
-        d["banned_types"] = banned_types
-        d["points_cap"] = points_cap
-        d["description"] = description
-        d["source"] = source
-        d["changes"] = changes
 
     def at(self, date: dt.date) -> Format:
         """The format with every change whose date is not after ``date`` applied."""

@@ -3,9 +3,14 @@
 Every folder is given two ways: the documented ``Path`` functions (``database_path()``, …)
 and a plain-string twin of each (``database_file()``, …) that gives exactly
 ``str(<the Path>)``. The one-deck ``validate`` path uses the twins, so it never imports
-``pathlib`` (with ``urllib.parse``, ``fnmatch`` and ``ipaddress`` behind it, about a
-twentieth of that command); ``str_path``/``is_file``/``is_dir`` are ``str(Path(p))``,
-``Path(p).is_file()`` and ``Path(p).is_dir()`` without a Path.
+``pathlib`` (with ``urllib.parse``, ``fnmatch`` and ``ipaddress`` behind it); the twins stay
+because that pays over issue 28's 3% of P1: importing ``pathlib`` first made a one-deck
+``validate`` 13% slower in wall time, 14% in CPU (interleaved, 15 runs, 2026-12-03), 6.9% in
+a second run under load 2.3 (``python benchmarks/bench_goals.py --only p1`` measures it as
+``pathlib_ratio``).
+``tests/test_cli_main.py`` holds that path free of ``pathlib``. ``str_path``/``is_file``/
+``is_dir`` are ``str(Path(p))``, ``Path(p).is_file()`` and ``Path(p).is_dir()`` without a
+Path.
 """
 
 from __future__ import annotations
@@ -263,6 +268,13 @@ def read_only_cache_dir() -> Path | None:
     it is writable (``cache_dir`` is that folder)."""
     chosen = _chosen_cache_dir()
     return None if _writable(chosen) else _path(chosen)
+
+
+def read_only_cache_folder() -> str | None:
+    """``str(read_only_cache_dir())``, without pathlib (the warm path asks it on a cache
+    miss: a read-only home's compiled lists and formats are read from there, issue 32)."""
+    chosen = _chosen_cache_dir()
+    return None if _writable(chosen) else chosen
 
 
 def _chosen_cache_dir() -> str:

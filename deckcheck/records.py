@@ -1,11 +1,10 @@
-"""Immutable records from annotated fields (``@record``): what ``model`` and the services
-build their plain data classes with, cheaper than frozen dataclasses at start-up and per
-object."""
+"""Records from annotated fields (``@record``): the one way deckcheck defines a record type,
+immutable (the default) or mutable, each field written once."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar, dataclass_transform
+from typing import Any, TypeVar, dataclass_transform, overload
 
 __all__ = ["Record", "field", "record"]
 
@@ -22,99 +21,233 @@ class _Factory:
         self.make = make
 
 
-def field(*, default_factory: Callable[[], _T]) -> _T:
-    """A record field whose default is ``default_factory()``, called per record (as in a
-    dataclass: no two records share a mutable default)."""
-    return _Factory(default_factory)  # type: ignore[return-value]
+class _Field:
+    """What ``field(...)`` puts in a class body until ``@record`` reads it."""
+
+    __slots__ = ("compare", "default")
+
+    def __init__(self, default: Any, compare: bool):
+        self.default = default  # a value, a _Factory, or _NO_DEFAULT
+        self.compare = compare
+
+
+_NO_DEFAULT: Any = _Field  # a field without a default (never a real default value)
+
+
+def field(
+    *,
+    default: Any = _NO_DEFAULT,
+    default_factory: Callable[[], Any] | None = None,
+    compare: bool = True,
+) -> Any:
+    """A record field with options: ``default_factory`` (called per record, as in a dataclass:
+    no two records share a mutable default) or ``default``; ``compare=False``: left out of
+    equality, hash and repr (a derived index, a back link, an open lock), still a field."""
+    if default_factory is not None:
+        default = _Factory(default_factory)
+    return _Field(default, compare)
+
+
+@overload
+def record(cls: type[_R], /) -> type[_R]: ...
+
+
+@overload
+def record(*, frozen: bool = True, slots: bool = False) -> Callable[[type[_R]], type[_R]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[_R]) -> type[_R]:
-    """An immutable record from annotated fields, like a frozen dataclass but cheaper.
+def record(
+    cls: type[_R] | None = None, /, *, frozen: bool = True, slots: bool = False
+) -> type[_R] | Callable[[type[_R]], type[_R]]:
+    """A record class from annotated fields, like a dataclass but cheaper to define and build.
+
+    The class derives from ``Record``. A field is one annotated line (with its default, if
+    any; ``field(default_factory=dict)`` for a fresh one per record); fields of a record base
+    class come first. ``@record`` is frozen (assignment raises, hashable by its fields);
+    ``@record(frozen=False)`` is mutable (no hash), ``slots=True`` gives it ``__slots__``
+    instead of a ``__dict__`` (the class is made again, so its methods cannot use a bare
+    ``super()``). Each gets one small ``__init__`` compiled from its fields, taking them in
+    order, positionally or by name, and calling ``__post_init__`` if the class has one;
+    equality, repr, pickling, ``__match_args__`` and ``obj.replace(**changes)`` (what
+    ``dataclasses.replace`` is for a dataclass) are shared.
 
     ``dataclasses`` spends about a millisecond per class at import (start-up is a feature)
-    and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which the batch pays
-    per card and per finding. Here one small ``__init__`` is compiled per class; equality,
-    hash, repr, pickling and ``replace`` are shared. A field is one annotated line (with its
-    default, if any; ``field(default_factory=dict)`` for a fresh one per record), as in a
-    dataclass. ``dataclasses.replace`` does not apply: use ``obj.replace(**changes)``.
+    and its frozen ``__init__`` pays an ``object.__setattr__`` per field, which a batch pays
+    per card and per finding; here a frozen ``__init__`` writes the instance dict.
     """
-    names = tuple(n for n in cls.__annotations__ if not n.startswith("_"))  # its own (3.10+)
-    defaults = {n: cls.__dict__[n] for n in names if n in cls.__dict__}
-    cls._fields = names  # type: ignore[attr-defined]
-    cls._defaults = defaults  # type: ignore[attr-defined]
-    if "__init__" in cls.__dict__:
-        # Written out in the class: no source compiled at import (~0.3 ms a class, and the
-        # records on the validate path are many). tests/validate/test_records.py holds it to
-        # the fields (same parameters and defaults, ``None`` standing for a factory default,
-        # every field stored).
-        for n, got in defaults.items():
-            if isinstance(got, _Factory):
-                delattr(cls, n)
-        return cls
+    if cls is None:
+        return lambda c: _build(c, frozen, slots)
+    return _build(cls, frozen, slots)
+
+
+def _build(cls: type[_R], frozen: bool, slots: bool) -> type[_R]:
+    if not issubclass(cls, Record):
+        raise TypeError(f"@record class {cls.__qualname__} must derive from Record")
+    if slots and frozen:
+        raise TypeError(f"{cls.__qualname__}: slots=True is for mutable records only")
+    own = cls.__annotations__  # the class's own (Python 3.10+), as written
+    inherited = [n for n in cls._fields if n not in own]
+    names = (*inherited, *(n for n, a in own.items() if not _skipped(n, a)))
+    defaults = {n: d for n, d in cls._defaults.items() if n in inherited}
+    hidden = {n for n in cls._uncompared if n in inherited}
+    for n in names:
+        got = cls.__dict__.get(n, _NO_DEFAULT)
+        if isinstance(got, _Field):
+            if not got.compare:
+                hidden.add(n)
+            got = got.default
+            if got is _NO_DEFAULT or isinstance(got, _Factory):
+                delattr(cls, n)  # no class attribute standing for a per-record default
+            else:
+                setattr(cls, n, got)
+        if got is not _NO_DEFAULT:
+            defaults[n] = got
+    c: Any = _slotted(cls, names) if slots else cls
+    c._fields = names
+    c._defaults = defaults
+    c._uncompared = frozenset(hidden)
+    if hidden:
+        c._key = _key_without(tuple(i for i, n in enumerate(names) if n not in hidden))
+    if "__match_args__" not in c.__dict__:
+        c.__match_args__ = names  # type: ignore[misc]
+    c.__init__ = _compile_init(c, names, defaults, store_dict=not slots)
+    if frozen:
+        c.__setattr__ = _refuse_set
+        c.__delattr__ = _refuse_del
+    else:
+        c.__hash__ = None  # mutable, like a non-frozen dataclass
+    if slots:
+        c._astuple = _astuple_attrs
+    return c
+
+
+def _skipped(name: str, annotation: Any) -> bool:
+    """Not a field: a private name or a ``ClassVar``."""
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return name.startswith("_") or text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+def _slotted(cls: type[_R], names: tuple[str, ...]) -> type[_R]:
+    """``cls`` made again with ``__slots__`` for its own fields (as ``dataclass(slots=True)``)."""
+    for f in cls.__dict__.values():
+        code = getattr(f, "__code__", None)
+        if code is not None and "__class__" in code.co_freevars:
+            raise TypeError(f"{cls.__qualname__}: a slotted record's methods cannot use super()")
+    base_slots = {s for b in cls.__mro__[1:] for s in b.__dict__.get("__slots__", ())}
+    ns = {
+        k: v
+        for k, v in cls.__dict__.items()
+        if k not in names and k not in ("__dict__", "__weakref__")
+    }
+    ns["__slots__"] = tuple(n for n in names if n not in base_slots)
+    new: Any = type(cls)(cls.__name__, cls.__bases__, ns)  # type: ignore[misc]
+    new.__qualname__ = cls.__qualname__
+    return new
+
+
+def _compile_init(
+    cls: type[Any], names: tuple[str, ...], defaults: dict[str, Any], store_dict: bool
+) -> Callable[..., None]:
     params: list[str] = []
-    body: list[str] = []
-    env: dict[str, Any] = {}
+    body: list[str] = ["d = self.__dict__"] if store_dict else []
+    env: dict[str, Any] = {"_Factory": _Factory}
     for n in names:
         got = defaults.get(n, _Factory)
+        value = n
         if isinstance(got, _Factory):
             env[f"_f_{n}"] = got.make
             params.append(f"{n}=_Factory")
-            body.append(f"d[{n!r}] = _f_{n}() if {n} is _Factory else {n}")
-            delattr(cls, n)  # no class attribute standing for a per-record default
+            value = f"_f_{n}() if {n} is _Factory else {n}"
         elif got is not _Factory:
             env[f"_d_{n}"] = got
             params.append(f"{n}=_d_{n}")
-            body.append(f"d[{n!r}] = {n}")
         else:
             params.append(n)
-            body.append(f"d[{n!r}] = {n}")
-    env["_Factory"] = _Factory
-    post = "self.__post_init__()" if hasattr(cls, "__post_init__") else ""
-    src = (
-        f"def __init__(self, {', '.join(params)}):\n d = self.__dict__\n "
-        + "\n ".join(body)
-        + f"\n {post}\n"
-    )
-    exec(src, env)
-    init = env["__init__"]
+        body.append(f"d[{n!r}] = {value}" if store_dict else f"self.{n} = {value}")
+    if hasattr(cls, "__post_init__"):
+        body.append("self.__post_init__()")
+    src = f"def __init__(self, {', '.join(params)}):\n " + "\n ".join(body or ["pass"]) + "\n"
+    exec(src, env)  # the compiled __init__: one line per field, no loop at run time
+    init: Callable[..., None] = env["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = init  # type: ignore[misc,method-assign]
-    return cls
+    init.__module__ = cls.__module__
+    return init
+
+
+def _refuse_set(self: Any, name: str, value: Any) -> None:
+    raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass
+
+
+def _refuse_del(self: Any, name: str) -> None:
+    raise AttributeError(f"cannot delete field {name!r}")
+
+
+def _astuple_attrs(self: Any) -> tuple[Any, ...]:
+    return tuple([getattr(self, n) for n in self._fields])
+
+
+def _key_without(kept: tuple[int, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``_key`` of a record with ``compare=False`` fields: the other fields' values."""
+
+    def _key(self: Any) -> tuple[Any, ...]:
+        values = self._astuple()
+        return tuple([values[i] for i in kept])
+
+    return _key
+
+
+_Self = TypeVar("_Self", bound="Record")
 
 
 class Record:
-    """Base of the ``@record`` classes: the shared methods of an immutable record."""
+    """Base of the ``@record`` classes: the shared methods of a record."""
 
+    __slots__ = ()
     _fields: tuple[str, ...] = ()
+    _defaults: dict[str, Any] = {}  # noqa: RUF012 (set per class by @record, never changed)
+    _uncompared: frozenset[str] = frozenset()  # the compare=False fields
+    #: the class ``repr``, ``replace`` and pickling name (the class itself when None): a
+    #: subclass that stands for its base (``decks.packed.PackedDeck`` for ``Deck``) sets it
+    _record_class: type[Any] | None = None
     __post_init__: Callable[[], None]
 
     def _astuple(self) -> tuple[Any, ...]:
         d = self.__dict__
         return tuple([d[n] for n in self._fields])
 
-    def replace(self: _R, **changes: Any) -> _R:
+    def _key(self) -> tuple[Any, ...]:
+        """What equality and hash compare: every field but the ``compare=False`` ones."""
+        return self._astuple()
+
+    def replace(self: _Self, **changes: Any) -> _Self:
         """A copy with some fields changed (``dataclasses.replace`` for records)."""
-        d = self.__dict__  # type: ignore[attr-defined]
-        return self.__class__(**{n: changes.get(n, d[n]) for n in self._fields})  # type: ignore[attr-defined]
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")  # frozen, like a dataclass
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
+        cls = self._record_class or self.__class__
+        bad = [n for n in changes if n not in self._fields]
+        if bad:
+            raise TypeError(f"{cls.__name__}.replace() got an unexpected field {bad[0]!r}")
+        values = dict(zip(self._fields, self._astuple(), strict=True))
+        values.update(changes)
+        return cls(**values)  # type: ignore[no-any-return]
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._astuple() == other._astuple()  # type: ignore[attr-defined]
+        if other.__class__ is self.__class__ or (
+            isinstance(other, Record) and other._fields is self._fields
+        ):
+            return self._key() == other._key()
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._astuple())
+        return hash(self._key())
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{n}={self.__dict__[n]!r}" for n in self._fields)
-        return f"{self.__class__.__name__}({body})"
+        hidden = self._uncompared
+        body = ", ".join(
+            f"{n}={v!r}"
+            for n, v in zip(self._fields, self._astuple(), strict=True)
+            if n not in hidden
+        )
+        return f"{(self._record_class or self.__class__).__name__}({body})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (self.__class__, self._astuple())
+        return (self._record_class or self.__class__, self._astuple())

@@ -277,22 +277,39 @@ def cores() -> int:
     return max(1, n)
 
 
+def others_running() -> int:
+    """Tasks running besides this process right now, the fewest of three looks at the fourth
+    field of /proc/loadavg (runnable tasks, this one included: a momentary one is not taken
+    for load); 0 where there is no such file."""
+    fewest = None
+    for _ in range(3):
+        try:
+            with open("/proc/loadavg") as f:
+                running = int(f.read().split()[3].split("/")[0])
+        except (OSError, ValueError, IndexError):
+            return 0
+        fewest = running if fewest is None else min(fewest, running)
+    return max(0, (fewest or 1) - 1)
+
+
 def plan_workers(jobs: int | str, decks: int | None) -> int:
     """Worker processes for a run: 1 means in this process, no pool.
 
     An explicit count is capped at the cores this process may use (more workers than cores
     only add switching and memory). ``"auto"`` stays in process for fewer than
-    ``AUTO_MIN_DECKS`` decks (``decks``: None when unknown or more), and otherwise takes every
-    usable core. Not fewer when other work is running: the scheduler shares a busy core
-    among processes, so workers still get more of the machine than one process does
-    (measured in benchmarks/bench_goals.py: ``--jobs 2`` against ``--jobs 1`` with a
-    busy-loop process on one core).
+    ``AUTO_MIN_DECKS`` decks (``decks``: None when unknown or more), and when fewer than two
+    cores are free of other work (``others_running``): the kernel shares the machine between
+    sessions, not processes (autogroup scheduling), so more workers than free cores win no
+    more of it for this run and only add their start and their pipes (measured in
+    benchmarks/bench_goals.py ``--only auto``, with a busy loop in another session); otherwise
+    it takes every free usable core.
     """
     n = cores()
     if jobs == "auto":
         if decks is not None and decks < AUTO_MIN_DECKS:
             return 1
-        return n
+        free = n - others_running()
+        return free if free >= 2 else 1
     return max(1, min(int(jobs), n))
 
 

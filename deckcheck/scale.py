@@ -15,15 +15,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deckcheck.records import Record, record
 from deckcheck.validate import Target
 
 
-@dataclass(frozen=True)
-class CheckData:
+@record
+class CheckData(Record):
     """Everything a worker needs, shipped once: what decks are checked against (the format,
     the list in force, the date, the next announced list: DC601, as validate checks it) and
     the card table."""

@@ -6,16 +6,18 @@ and the removal of what killed runs left.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from deckcheck import notes
 from deckcheck import paths as dc_paths
+from deckcheck.errors import DataError
+from deckcheck.records import Record, record
 
 __all__ = [
     "READY",
@@ -85,8 +87,13 @@ def home_lock() -> Iterator[None]:
     remove what a killed update left (``finish_interrupted``), so no import writes into
     a state that a pending swap would then replace."""
     lock = dc_paths.lock_path()
-    lock.parent.mkdir(parents=True, exist_ok=True)
-    lock.touch(exist_ok=True)
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        lock.touch(exist_ok=True)
+    except OSError as exc:
+        if machine_trouble(exc) == errno.EROFS:
+            raise _read_only(dc_paths.data_home()) from exc
+        raise
     key = str(lock.resolve())
     first = key not in _HELD
     with exclusive_lock(lock.resolve()):
@@ -268,9 +275,7 @@ def _migrate(home: Path) -> None:
     if db.is_file():
         _link_or_copy(db, state / dc_paths.DB_NAME)
     if lists.is_dir():
-        shutil.copytree(
-            lists, state / dc_paths.LISTS_NAME, symlinks=True, copy_function=_link_or_copy
-        )
+        copy_tree(lists, state / dc_paths.LISTS_NAME, copy=_link_or_copy)
     _fsync_tree(state)
     _switch(home, state)
 
@@ -282,8 +287,8 @@ def _link_or_copy(src: str | Path, dest: str | Path) -> None:
         shutil.copy2(src, dest)
 
 
-@dataclass(slots=True)
-class NewState:
+@record(frozen=False, slots=True)
+class NewState(Record):
     """The next installed state while it is built: write into ``db`` and ``lists``."""
 
     path: Path
@@ -304,7 +309,9 @@ class NewState:
 
 
 @contextlib.contextmanager
-def new_state(*, keep_db: bool = True, keep_lists: bool = True) -> Iterator[NewState]:
+def new_state(
+    *, keep_db: bool = True, keep_lists: bool = True, size_hint: int = 0
+) -> Iterator[NewState]:
     """Build the next installed state and switch to it in one step, holding the home lock.
 
     The new folder starts with the current database (``keep_db``: a hard link — callers
@@ -313,26 +320,137 @@ def new_state(*, keep_db: bool = True, keep_lists: bool = True) -> Iterator[NewS
     fsync'ed and the ``current`` link replaced with one rename; a failure (or a kill) before
     that leaves the old state exactly as it was, and the folder is removed (now, or by
     the next writer). Readers that resolved the old state keep reading it whole.
+
+    A full disk or a read-only home anywhere in the block is one ``DataError`` naming the
+    home (and, for a full disk, about how much free space the new state needs: the most of
+    what was written before the disk filled, ``size_hint`` — the caller's inputs — and the
+    current state's size).
     """
-    with home_lock():
-        home = dc_paths.data_home()
-        dc_paths.forget_state()
-        old = _current(home)
-        state = _next_state(home)
-        state.mkdir()
-        try:
-            if old is not None and keep_db and (old / dc_paths.DB_NAME).is_file():
-                _link_or_copy(old / dc_paths.DB_NAME, state / dc_paths.DB_NAME)
-            if old is not None and keep_lists and (old / dc_paths.LISTS_NAME).is_dir():
-                shutil.copytree(
-                    old / dc_paths.LISTS_NAME, state / dc_paths.LISTS_NAME, symlinks=True
-                )
-            yield NewState(state, old)
-            _fsync_tree(state)
-            _switch(home, state)
-        except BaseException:
-            shutil.rmtree(state, ignore_errors=True)
+    home = dc_paths.data_home()
+    written = 0
+    try:
+        with home_lock():
+            dc_paths.forget_state()
+            old = _current(home)
+            state = _next_state(home)
+            state.mkdir()
+            try:
+                if old is not None and keep_db and (old / dc_paths.DB_NAME).is_file():
+                    _link_or_copy(old / dc_paths.DB_NAME, state / dc_paths.DB_NAME)
+                if old is not None and keep_lists and (old / dc_paths.LISTS_NAME).is_dir():
+                    copy_tree(old / dc_paths.LISTS_NAME, state / dc_paths.LISTS_NAME)
+                yield NewState(state, old)
+                _fsync_tree(state)
+                _switch(home, state)
+            except BaseException:
+                written = _new_bytes(state)
+                shutil.rmtree(state, ignore_errors=True)
+                raise
+    except Exception as exc:
+        trouble = machine_trouble(exc)
+        if trouble is None:
             raise
+        if trouble == errno.EROFS:
+            raise _read_only(home) from exc
+        current = _current(home)
+        needed = max(written, size_hint, _new_bytes(current) if current is not None else 0)
+        raise DataError(
+            f"No space left on device: the new data needs about {human_size(needed)} "
+            f"free there, {human_size(_free(home))} is free (nothing was changed; free space "
+            "or set DECKCHECK_HOME to a folder on another disk)",
+            where=str(home),
+        ) from exc
+
+
+def _read_only(home: Path) -> DataError:
+    return DataError(
+        "Read-only file system: deckcheck cannot write its data folder here; set "
+        "DECKCHECK_HOME to a writable folder (nothing was changed)",
+        where=str(home),
+    )
+
+
+#: errnos of the machine rather than the input: a full disk or quota, a read-only mount
+_FULL = frozenset(e for e in (errno.ENOSPC, getattr(errno, "EDQUOT", None)) if e is not None)
+
+
+def machine_trouble(exc: BaseException) -> int | None:
+    """``errno.ENOSPC`` (a full disk or quota) or ``errno.EROFS`` when that is what ``exc``
+    or an exception behind it (SQLite's "database or disk is full" included) comes from."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno is not None:
+            if e.errno in _FULL:
+                return errno.ENOSPC
+            if e.errno == errno.EROFS:
+                return errno.EROFS
+        if type(e).__name__ in ("OperationalError", "DatabaseError") and (
+            getattr(e, "sqlite_errorcode", None) == _SQLITE_FULL
+            or "database or disk is full" in str(e)
+        ):
+            return errno.ENOSPC
+        if type(e).__name__ == "OperationalError" and "readonly database" in str(e):
+            return errno.EROFS
+        e = e.__cause__ or e.__context__
+    return None
+
+
+_SQLITE_FULL = 13  # sqlite3.SQLITE_FULL (not imported here: sqlite3 is not on every path)
+
+
+def human_size(n: int) -> str:
+    """``n`` bytes as people read them: 950 bytes, 12.3 KB, 9.2 MB, 1.4 GB."""
+    if n < 1000:
+        return f"{n} bytes"
+    for unit in ("KB", "MB", "GB"):
+        n_f = n / 1000
+        if n_f < 1000 or unit == "GB":
+            return f"{n_f:.1f} {unit}"
+        n = int(n_f)
+    return f"{n} bytes"  # pragma: no cover
+
+
+def _free(folder: Path) -> int:
+    for p in (folder, *folder.parents):
+        try:
+            return shutil.disk_usage(p).free
+        except OSError:
+            continue
+    return 0
+
+
+def _new_bytes(root: Path) -> int:
+    """Bytes of the files under ``root`` that no other name shares (a hard-linked database
+    takes no new space)."""
+    total = 0
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            try:
+                st = os.lstat(os.path.join(dirpath, name))
+            except OSError:
+                continue
+            if st.st_nlink <= 1:
+                total += st.st_size
+    return total
+
+
+def copy_tree(src: Path, dest: Path, copy: Callable[[str, str], object] = shutil.copy2) -> None:
+    """``src`` copied to ``dest`` (symlinks as links), stopping at the first error: a full disk
+    is one OSError naming its file, not ``shutil.copytree``'s list of every file that failed
+    (59 KB of paths in one "line", issue 32)."""
+    for dirpath, dirs, files in os.walk(src):
+        rel = os.path.relpath(dirpath, src)
+        out = str(dest) if rel == "." else os.path.join(dest, rel)
+        os.mkdir(out)
+        for name in [*dirs, *files]:
+            p = os.path.join(dirpath, name)
+            if os.path.islink(p):
+                os.symlink(os.readlink(p), os.path.join(out, name))
+            elif name in files:
+                copy(p, os.path.join(out, name))
+        shutil.copystat(dirpath, out)
 
 
 def in_state(target: Path) -> bool:

@@ -2,38 +2,38 @@
 
 Start-up builds tens of thousands of long-lived objects: modules, the compiled list, card
 rows, the rule table. Every automatic collection during start-up traverses all of them again,
-and so does the one at interpreter exit: together about a tenth of a one-deck ``validate``.
-``hold`` (by the console script) turns automatic collection off; ``resume`` (by a command when
-its per-item work begins, or by the group before any other command) moves what start-up built
-into the permanent generation (``gc.freeze``: never traversed again, and fork workers share it
-unwritten) and turns collection back on. A process that did not call ``hold``, such as a test
-or a library caller running ``cli.main`` in-process, is left exactly as it is.
-
-At the end, ``leave`` ends the console script. After a command that said its work is all
-written (``done``: ``validate``), the interpreter's teardown of every module and object
-(about 10 ms after a one-deck ``validate``, invisible to anyone) is skipped: what a normal
-exit does that can be seen (the atexit callbacks, flushing stdout and stderr, the exit code)
-is done, then ``os._exit``. Anything that could see the difference gets the normal
-``sys.exit``: another thread running, a profiler or tracer (cProfile, coverage, a debugger),
-``python -i``, a flush that fails, or ``entry`` called from a program rather than as the
-program (its caller is not ``__main__``).
+and so does the one at interpreter exit: together about 15% of a one-deck ``validate``
+(measured: benchmarks/README.md, "P1"). ``hold`` (by the console script) turns automatic
+collection off; ``resume`` (by a command when its per-item work begins, or by the group
+before any command the command table, ``cli.COMMANDS``, does not mark ``HELD``) moves what
+start-up built into the permanent generation (``gc.freeze``: never traversed again, and fork
+workers share it unwritten) and turns collection back on; ``finish`` (before the exit)
+freezes what is left, so the collection at exit traverses nothing. A process that did not call
+``hold``, such as a test or a library caller running ``cli.main`` in-process, is left exactly
+as it is; so is every process with ``DECKCHECK_PLAIN_START=1`` in its environment (the plain
+path, for a profiler or a doubt: the same output and exit code, tests/test_cli_main.py).
 """
 
 from __future__ import annotations
 
 import gc
 import os
-import sys
-from typing import NoReturn
+
+#: set (to 1) in the environment: the console script starts as a plain Python program
+PLAIN_ENV = "DECKCHECK_PLAIN_START"
 
 _held = False
-_done = False
+
+
+def plain() -> bool:
+    """The collector is left alone (``DECKCHECK_PLAIN_START=1``)."""
+    return os.environ.get(PLAIN_ENV, "") not in ("", "0")
 
 
 def hold() -> None:
     """Automatic collection off until ``resume`` (the console script calls this first)."""
     global _held
-    if gc.isenabled():
+    if gc.isenabled() and not plain():
         gc.disable()
         _held = True
 
@@ -48,40 +48,7 @@ def resume() -> None:
 
 
 def finish() -> None:
-    """The process is about to exit: nothing it built needs the final collection's traversal."""
-    gc.freeze()
-
-
-def done() -> None:
-    """The command has written everything (its files are closed, its output is in
-    sys.stdout/sys.stderr): ``leave`` may skip the interpreter's teardown."""
-    global _done
-    _done = True
-
-
-def leave(code: int, caller: str | None) -> NoReturn:
-    """End the process with ``code`` as ``sys.exit(code)`` would; without the teardown when
-    the command said ``done`` and nothing could tell (see the module docstring).
-    ``caller``: the ``__name__`` of the module that called the console script's entry."""
-    if _done and caller == "__main__" and _unobserved():
-        import atexit
-
-        try:
-            atexit._run_exitfuncs()  # what Py_Finalize runs first (they are then cleared)
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:  # noqa: BLE001 - a failed flush: the normal exit reports it
-            sys.exit(code)
-        os._exit(code)
-    sys.exit(code)
-
-
-def _unobserved() -> bool:
-    threading = sys.modules.get("threading")
-    return (
-        (threading is None or threading.active_count() == 1)
-        and sys.getprofile() is None
-        and sys.gettrace() is None
-        and not sys.flags.inspect
-        and not os.environ.get("PYTHONINSPECT")
-    )
+    """The console script is about to exit: nothing it built needs the final collection's
+    traversal."""
+    if not plain():
+        gc.freeze()

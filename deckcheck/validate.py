@@ -75,6 +75,11 @@ class Target(Record):
     points_cap: int | None = None
     lang: str | None = None
     upcoming: Banlist | None = None
+    #: what the run knows of the format's video game (``rules.pool.GamePool``, DC504/DC502;
+    #: None: the cards' own data) and the newest installed list of the format's family
+    #: (DC602; None: a list was named, or none)
+    game: Any = None
+    newest: Banlist | None = None
 
 
 class EngineLike(Protocol):
@@ -94,8 +99,8 @@ class Learnt:
     """What one engine has learnt while checking decks, kept for the next deck: per passcode,
     the card it was learnt from and what the tally needs of it (for C-level set and map
     operations over a deck's passcodes instead of Python work per card); the rules' per-card
-    answers (``rules._base.Memo``, by rule); the format as it is on a date; the rules not
-    idle for a format, list and date.
+    answers (``rules._base.Memo``, by rule); the format as it is on a date (one object per
+    format and date: the memos know their format by identity); the rule table.
 
     What is known of a passcode is good only for the very card it was learnt from: every
     deck's cards are compared with ``seen`` first (identity first), and a passcode that comes
@@ -112,10 +117,8 @@ class Learnt:
         "ordinary",
         "epoch",
         "memos",
+        "rules",
         "_at",
-        "_rules",
-        "_rules_of",
-        "_active",
     )
 
     def __init__(self) -> None:
@@ -128,13 +131,21 @@ class Learnt:
         self.ordinary: set[int] = set()  # passcodes of neither ``aliased`` nor ``special``
         self.epoch = 0
         self.memos: dict[str, Memo] = {}  # a rule's memo by its name (``Context.memo``)
-        #: (format, date, format as it is on that date): a batch checks every deck against
-        #: the same pair
-        self._at: tuple[Format, dt.date, Format] | None = None
-        self._rules: list[tuple[str, Any, frozenset[str]]] = []
-        self._rules_of: dict[str, Any] = {}  # the RULES that ``_rules`` was built from
-        #: (format, list, date, points cap, the rules not idle for them), the last used first
-        self._active: list[tuple[Format, Banlist | None, dt.date, int | None, list[Any]]] = []
+        #: (name, module, codes it owns) per rule of ``rules.RULES`` when the engine is made
+        self.rules = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+        self._at: list[tuple[Format, dt.date, Format]] = []
+
+    def format_at(self, fmt: Format, date: dt.date) -> Format:
+        """``fmt.at(date)``, the same object for the same format and date (the rules' memos
+        are kept per format object, ``rules._base.Memo``); the last four pairs are kept (a
+        legal deck is checked on the event date and on the announced list's)."""
+        for f, d, got in self._at:
+            if f is fmt and d == date:
+                return got
+        at = fmt.at(date)
+        self._at.insert(0, (fmt, date, at))
+        del self._at[4:]
+        return at
 
     def learn(self, ids: dict[int, int], cards: list[Card | None]) -> None:
         """Learn the cards of a deck's passcodes (``ids``' keys, in order) not seen as such."""
@@ -167,47 +178,13 @@ class Learnt:
                 self.ordinary.add(cid)
             seen[cid] = card
 
-    def format_at(self, fmt: Format, date: dt.date) -> Format:
-        """``fmt.at(date)``, the last pair remembered (Format objects are immutable)."""
-        got = self._at
-        if got is not None and got[0] is fmt and got[1] == date:
-            return got[2]
-        at = fmt.at(date)
-        self._at = (fmt, date, at)
-        return at
-
-    def rules(self) -> list[tuple[str, Any, frozenset[str]]]:
-        """(name, module, codes it owns) per rule; built again when ``RULES`` changes (tests)."""
-        if self._rules_of != RULES:  # one C-level dict comparison per deck
-            self._rules = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
-            self._rules_of = dict(RULES)
-            self._active.clear()
-        return self._rules
-
-    def active(
-        self, fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None
-    ) -> list[tuple[str, Any, frozenset[str]]]:
-        """``rules()`` without the rules whose ``idle(fmt, banlist, date, points_cap)`` says
-        they yield nothing for any deck (a Genesys points rule in TCG, a group rule for a
-        list without groups): one generator fewer each, per deck."""
-        every = self.rules()
-        for f, b, d, p, got in self._active:
-            if f is fmt and b is banlist and d == date and p == points_cap:
-                return got
-        got = [
-            r
-            for r in every
-            if not (hasattr(r[1], "idle") and r[1].idle(fmt, banlist, date, points_cap))
-        ]
-        self._active.insert(0, (fmt, banlist, date, points_cap, got))
-        del self._active[4:]  # with an announced list, each legal deck is checked twice
-        return got
-
 
 def _tally(
     ctx: Context, cards: CardSource, names: Callable[[int], str] | None, learnt: Learnt
 ) -> dict[str, int]:
     """Resolve every entry once and count copies by canonical card (shared by all rules);
+    the counted path below pays 57% of a batch's per-deck cost (docs/ARCHITECTURE.md,
+    performance paths);
     returns the deck's composition (see ``composition``), counted on the same pass.
 
     A deck of one copy per line (a ``.ydk`` or ydke deck) is counted with C loops over its
@@ -397,9 +374,12 @@ def _check(
     fmt_at = learnt.format_at(fmt, date)
     points_cap = target.points_cap
     ctx = Context(deck, fmt_at, banlist, date, points_cap, learnt.memos)
+    ctx.game = target.game
+    if banlist is target.banlist:  # not for the check against the next announced list
+        ctx.newest = target.newest
     comp = _tally(ctx, engine.cards, names, learnt)
     findings = list(deck.findings)
-    for name, module, owned in learnt.active(fmt_at, banlist, date, points_cap):
+    for name, module, owned in learnt.rules:
         for f in module.check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)

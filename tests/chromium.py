@@ -41,6 +41,18 @@ def find() -> str | None:
     return None
 
 
+def require() -> None:
+    """Skip the calling test where chromium is not installed (fail in CI, which installs it:
+    DECKCHECK_REQUIRE_TOOLS=1)."""
+    if find() is None:
+        import pytest
+
+        reason = "chromium is not installed (apt-get install chromium; .ci/run does it)"
+        if os.environ.get("DECKCHECK_REQUIRE_TOOLS"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+
 def dump_dom(path: Path, timeout: float = 60) -> str:
     """The DOM of a local page after its scripts ran (``chromium --dump-dom``)."""
     exe = find()
@@ -351,4 +363,4 @@ def external_refs(html: str) -> list[str]:
     return p.refs
 
 
-__all__ = ["Browser", "dump_dom", "external_refs", "find", "screenshot"]
+__all__ = ["Browser", "dump_dom", "external_refs", "find", "require", "screenshot"]

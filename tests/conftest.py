@@ -32,6 +32,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that needs ``../shared/data`` (the ``shared_data`` fixture, itself or through
+    another fixture) is a ``realdata`` test, so ``-m "not fuzz and not realdata and not slow"``
+    (CONTRIBUTING.md's quick subset) leaves out every one of them."""
+    for item in items:
+        if "shared_data" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.realdata)
+
+
 GoldenCheck = Callable[[Path, str], None]
 
 
@@ -162,3 +171,15 @@ def official_home(official_import: tuple[Path, object], monkeypatch: pytest.Monk
     """Point DECKCHECK_HOME at the shared real-data home with official data imported."""
     monkeypatch.setenv("DECKCHECK_HOME", str(official_import[0]))
     return official_import[0]
+
+
+@pytest.fixture
+def tiny_card_db(isolated_home: Path, tmp_path: Path) -> Path:
+    """The official-data card set (``tests.builders.TINY``) installed in the test's home: the
+    database file."""
+    from deckcheck.carddb.importer import import_files
+    from tests.builders import tiny_cdb
+
+    db = isolated_home / "cards.sqlite3"
+    import_files([tiny_cdb(tmp_path / "cards.cdb")], db_path=db)
+    return db

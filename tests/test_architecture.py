@@ -1,5 +1,7 @@
 """The package's shape: no import cycle among deckcheck modules (imports inside functions
-count), no module over 600 lines, and the CLI layer at most 15% of the package."""
+count), no module over 600 lines, the CLI layer at most 15% of the package, no print outside
+it, one record mechanism, and the boundaries docs/ARCHITECTURE.md claims: formats/ never opens
+the card database, rules never open files, renderers never query the database."""
 
 from __future__ import annotations
 
@@ -192,3 +194,143 @@ def test_every_deckcheck_import_names_a_module_that_exists() -> None:
                 if name.startswith("deckcheck") and name not in mods:
                     missing.append(f"{mod}:{node.lineno} {name}")
     assert missing == []
+
+
+def test_one_record_mechanism_no_dataclasses() -> None:
+    # Every record type is a deckcheck.records @record (fields written once, one compiled
+    # __init__); tests/validate/test_records.py holds each to its fields.
+    offenders = []
+    for mod, path in _modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            if "dataclasses" in names:
+                offenders.append(f"{mod}:{node.lineno}")
+    assert offenders == []
+
+
+def test_the_service_is_a_top_floor_beside_the_commands() -> None:
+    # deckcheck.service (issue 31) calls the services the commands call, never the commands
+    # (nor the CLI); nothing below imports it: only `deckcheck serve` starts it.
+    graph = import_graph()
+    service = {m for m in graph if m == "deckcheck.service" or m.startswith("deckcheck.service.")}
+    assert service, "deckcheck.service is missing"
+    up = [
+        f"{m} -> {d}"
+        for m in service
+        for d in graph[m]
+        if d == "deckcheck.cli" or d.startswith("deckcheck.commands")
+    ]
+    assert up == []
+    users = {m for m, deps in graph.items() if m not in service and deps & service}
+    assert users == {"deckcheck.commands.serve"}
+
+
+def _imports_and_names(path: Path) -> tuple[set[str], set[str]]:
+    """Every module ``path`` imports (anywhere, absolute and deckcheck-relative, as written)
+    and every bare name it calls."""
+    imported: set[str] = set()
+    called: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            called.add(node.func.id)
+    return imported, called
+
+
+def _reaching(package: str, forbidden: tuple[str, ...], calls: tuple[str, ...] = ()) -> list[str]:
+    """``module: what`` for each module of ``package`` that imports a module starting with one
+    of ``forbidden`` (deckcheck's, through the import graph too) or calls one of ``calls``."""
+    graph = import_graph()
+    out = []
+    for mod, path in _modules().items():
+        if mod != package and not mod.startswith(package + "."):
+            continue
+        imported, called = _imports_and_names(path)
+        for name in sorted(imported | graph[mod]):
+            if name == "." or name.split(".")[0] in ("__future__", "typing"):
+                continue
+            if any(name == f or name.startswith(f + ".") for f in forbidden):
+                out.append(f"{mod}: imports {name}")
+        out += [f"{mod}: calls {c}()" for c in sorted(called & set(calls))]
+    return out
+
+
+def test_formats_never_opens_the_card_database() -> None:
+    # docs/ARCHITECTURE.md: formats/ is handed its card resolvers; the database reaches it
+    # only through deckcheck.cardnames (the default resolvers, an import's konami ids).
+    # (sqlite3 in formats.official and formats.duellinks reads the upstream Duel Links
+    # dev.db, a list file, never cards.sqlite3.)
+    assert _reaching("deckcheck.formats", ("deckcheck.carddb",), ("open_db", "connect")) == []
+    assert "deckcheck.cardnames" in import_graph()["deckcheck.formats.catalog"]  # seen
+
+
+def test_rules_never_open_files() -> None:
+    # docs/ARCHITECTURE.md: a rule works from its Context (the deck, the card source, the
+    # format and list); carddb.extra_deck_bits is a pure function of a card's type bits.
+    io = ("os", "io", "pathlib", "shutil", "sqlite3", "tempfile")
+    ours = ("deckcheck.fsio", "deckcheck.paths", "deckcheck.sqlite", "deckcheck.cardnames")
+    db = ("deckcheck.carddb.db", "deckcheck.carddb.importer", "deckcheck.staging")
+    assert _reaching("deckcheck.rules", io + ours + db, ("open", "open_db")) == []
+
+
+def test_renderers_never_query_the_database() -> None:
+    # docs/ARCHITECTURE.md: a renderer gets Meta and DeckReports; names come in the reports.
+    db = ("sqlite3", "deckcheck.carddb", "deckcheck.sqlite", "deckcheck.cardnames")
+    assert _reaching("deckcheck.render", (*db, "deckcheck.lookup"), ("open_db",)) == []
+
+
+def test_the_boundary_checks_see_a_forbidden_import() -> None:
+    # the checks above would pass on a blind scan: each sees what it forbids where it is
+    assert _reaching("deckcheck.rules.placement", ("deckcheck.carddb",))
+    assert _reaching("deckcheck.formats.duellinks", ("sqlite3",), ("connect",))
+    assert _reaching("deckcheck.render.html", ("os",))
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    got: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            got.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            got.add(node.module.split(".")[0])
+    return got
+
+
+def test_the_deck_editor_is_on_the_top_floor() -> None:
+    # deckcheck/tui (issue 29) sits beside commands/: only commands/ (which starts it) imports
+    # it, it calls the services the commands call and never commands/ or cli.py, and only it
+    # imports Textual (the optional extra deckcheck[tui]).
+    graph = import_graph()
+    top = ("deckcheck.cli", "deckcheck.commands")
+    below = sorted(
+        f"{m} -> {d}"
+        for m, deps in graph.items()
+        if not m.startswith(("deckcheck.tui", *top))
+        for d in deps
+        if d.startswith("deckcheck.tui")
+    )
+    assert below == []
+    up = sorted(
+        f"{m} -> {d}"
+        for m, deps in graph.items()
+        if m.startswith("deckcheck.tui")
+        for d in deps
+        if d.startswith(top)
+    )
+    assert up == []
+    textual = sorted(
+        m
+        for m, p in _modules().items()
+        if not m.startswith("deckcheck.tui")
+        and _third_party_imports(p) & {"textual", "textual_serve"}
+    )
+    assert textual == []

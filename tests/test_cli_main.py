@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from deckcheck import cli
+from tests.builders import run_process
 
 
 def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["no-such-command"]) == 2
-    assert "No such command" in capsys.readouterr().err
+    assert "no such command" in capsys.readouterr().err
 
 
 # What a fresh interpreter has imported after `deckcheck ARGS` (this process has imported
@@ -29,13 +31,7 @@ HEAVY = ("yaml", "pydantic", "rapidfuzz")
 
 
 def _imported_by(*args: str) -> tuple[int, str, set[str]]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_process([sys.executable, "-c", _PROBE, *args], timeout=120)
     code, modules = json.loads(proc.stderr.strip().splitlines()[-1])
     return code, proc.stdout, set(modules)
 
@@ -152,13 +148,7 @@ _GC_PROBE = (
 
 
 def _gc_seen(*args: str) -> tuple[int, dict[str, bool]]:
-    proc = subprocess.run(
-        [sys.executable, "-c", _GC_PROBE, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_process([sys.executable, "-c", _GC_PROBE, *args], timeout=120)
     return proc.returncode, json.loads(proc.stderr.strip().splitlines()[-1])
 
 
@@ -192,63 +182,48 @@ def test_main_in_process_leaves_the_collector_as_it_was() -> None:
     assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
-# The console script ends a finished `validate` without the interpreter's teardown
-# (deckcheck.startup.leave). A fresh interpreter shows what can be seen: the report, the
-# exit code, the atexit callbacks; a wrapped os._exit says whether the teardown was skipped.
-_EXIT_PROBE = (
-    "import atexit, os, sys, threading, time, types\n"
-    "real_exit = os._exit\n"
-    "def spy_exit(code):\n"
-    "    sys.stderr.write('teardown skipped\\n')\n"
-    "    sys.stderr.flush()\n"
-    "    real_exit(code)\n"
-    "os._exit = spy_exit\n"
-    "atexit.register(lambda: sys.stderr.write('atexit ran\\n'))\n"
-    "how, *args = sys.argv[1:]\n"
-    "sys.argv = ['deckcheck', *args]\n"
-    "if how == 'thread':\n"
-    "    threading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
-    "if how == 'harness':  # entry called by a program's own module, not as the program\n"
-    "    harness = types.ModuleType('harness')\n"
-    "    exec('from deckcheck.cli import entry\\ndef go():\\n    entry()\\n', harness.__dict__)\n"
-    "    harness.go()\n"
-    "from deckcheck.cli import entry\n"
-    "entry()\n"
+# DECKCHECK_PLAIN_START=1: the console script leaves the collector alone (the plain path of
+# deckcheck.startup): every command gives the same output and exit code as with the hold.
+_CONSOLE = "from deckcheck.cli import entry; import sys; sys.argv[0] = 'deckcheck'; entry()"
+
+
+def _console(*args: str, plain: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
+    if plain:
+        env["DECKCHECK_PLAIN_START"] = "1"
+    return run_process([sys.executable, "-c", _CONSOLE, *args], timeout=120, env=env)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("validate", "--format", "dm6", str(DM6 / "legal.ydk"), str(DM6 / "illegal.ydk")),
+        ("validate", "--format", "dm6", "-o", "json", str(DM6)),
+        ("validate", "/no/such/deck.ydk"),
+        ("card", "search", "dark magician"),
+        ("formats",),
+    ],
+    ids=["validate", "validate-json", "validate-missing", "card", "formats"],
 )
+def test_plain_start_gives_the_same_output_and_exit_code(args: tuple[str, ...]) -> None:
+    held, plain = _console(*args, plain=False), _console(*args, plain=True)
+    assert held.returncode == plain.returncode and held.returncode in (0, 1, 2)
+    assert held.stdout == plain.stdout and held.stderr == plain.stderr
+    assert "Traceback" not in held.stderr
 
 
-def _exit_probe(how: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", _EXIT_PROBE, how, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+def test_plain_start_leaves_the_collector_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DECKCHECK_PLAIN_START", "1")
+    code, seen = _gc_seen("validate", "--format", "dm6", str(DM6 / "legal.ydk"))
+    assert code == 0
+    assert seen == {"command": True, "setup": True, "decks": True, "frozen": False}
 
 
-def test_console_script_validate_skips_only_the_teardown() -> None:
-    legal, illegal = str(DM6 / "legal.ydk"), str(DM6 / "illegal.ydk")
-    want = cli.main(["validate", "--format", "dm6", illegal])
-    for deck, code in ((legal, 0), (illegal, want)):
-        proc = _exit_probe("main", "validate", "--format", "dm6", deck)
-        assert proc.returncode == code and code in (0, 1)
-        assert proc.stdout.startswith(deck + ": ")  # the report, flushed
-        assert "1 deck checked" in proc.stderr  # the summary line, flushed
-        assert "atexit ran" in proc.stderr  # the callbacks a normal exit runs
-        assert proc.stderr.endswith("atexit ran\nteardown skipped\n")
+def test_every_command_declares_how_long_the_collector_is_held() -> None:
+    from deckcheck.cli import HELD, RESUMED
 
-
-@pytest.mark.parametrize("how", ["thread", "harness"])
-def test_console_script_exits_normally_when_something_could_tell(how: str) -> None:
-    # another thread running, or entry() called from a program: sys.exit and the teardown
-    proc = _exit_probe(how, "validate", "--format", "dm6", str(DM6 / "legal.ydk"))
-    assert proc.returncode == 0 and proc.stdout.startswith(str(DM6 / "legal.ydk") + ": ")
-    assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr
-
-
-def test_other_commands_and_errors_exit_normally() -> None:
-    for args, code in ((("formats",), 0), (("validate", "/no/such/deck.ydk"), 2)):
-        proc = _exit_probe("main", *args)
-        assert proc.returncode == code
-        assert "atexit ran" in proc.stderr and "teardown skipped" not in proc.stderr
+    assert {name: spec[3] for name, spec in cli.COMMANDS.items() if spec[3] != RESUMED} == {
+        "validate": HELD,
+        "card": HELD,
+    }
+    assert all(spec[3] in (HELD, RESUMED) for spec in cli.COMMANDS.values())

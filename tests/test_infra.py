@@ -181,7 +181,7 @@ def test_cache_dir_placement(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_stale_formats_caches_are_removed(tmp_path: Path) -> None:
-    from deckcheck.formats.catalog import load_formats
+    from deckcheck.formats.formatfiles import load_formats
 
     extra = tmp_path / "mine.yaml"
     extra.write_text("id: mine\nname: Mine\nextends: tcg\ncopies: 2\n")

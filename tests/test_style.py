@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tests.builders import run_process
 from tests.conftest import REPO
 
 
@@ -18,13 +19,8 @@ def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
         import ruff  # noqa: F401
     except ImportError:
         pytest.fail("ruff is not installed: pip install '.[test]' (it pins the version)")
-    return subprocess.run(
-        [sys.executable, "-m", "ruff", *args, "--no-cache", "."],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return run_process(
+        [sys.executable, "-m", "ruff", *args, "--no-cache", "."], cwd=REPO, timeout=300
     )
 
 

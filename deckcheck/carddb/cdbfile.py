@@ -8,12 +8,12 @@ import os
 import re
 import sqlite3
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from deckcheck.carddb import _common as common
 from deckcheck.errors import InputError
+from deckcheck.records import Record, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 
 _DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
@@ -31,8 +31,8 @@ MAX_SECONDS = float(os.environ.get("DECKCHECK_IMPORT_SECONDS", "60"))
 _PROGRESS_STEPS = 10_000  # SQLite VM steps between two looks at the clock
 
 
-@dataclass(slots=True)
-class Plan:
+@record(frozen=False, slots=True)
+class Plan(Record):
     path: Path
     kind: str  # cards | names
     lang: str | None

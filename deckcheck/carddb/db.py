@@ -104,6 +104,7 @@ class CardDB:
         self._cards: dict[int, Card | None] = {}
         self._keys: dict[int, tuple[int, int]] = {}  # id -> (list key, name key)
         self._releases: dict[int, dict[str, tuple[dt.date, str]]] = {}
+        self._games: dict[int, dict[str, bool]] = {}  # id -> game -> in it (carddb.games)
         try:
             meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
             conn.execute("SELECT id FROM cards LIMIT 1").fetchall()
@@ -127,6 +128,15 @@ class CardDB:
         self._official = {"konami_ids", "releases", "official_ids"} <= tables
         self.has_releases = self._official and bool(
             conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
+        )
+        #: the video games the official card data says which cards are in (carddb.games)
+        self.games: frozenset[str] = frozenset(
+            r[0]
+            for r in (
+                conn.execute("SELECT DISTINCT game FROM game_cards").fetchall()
+                if self._official and "game_cards" in tables
+                else ()
+            )
         )
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
@@ -228,7 +238,7 @@ class CardDB:
         if self._legacy:
             lkey, nkey = self._legacy_keys()[cid]
         self._keys[cid] = (lkey, nkey)
-        if self.has_releases:
+        if self.has_releases or self.games:
             card = self._with_releases(card)
         return card
 
@@ -259,7 +269,7 @@ class CardDB:
         """
         same = card.alias_kind == "artwork" or int(card.scopes) & _OCG_TCG
         rel = self._releases_of(card.id, card.canonical if same else None)
-        if not rel:
+        if not rel and not self._games.get(card.id):
             return card
         ocg = card.ocg_date or (rel["ocg"][0] if "ocg" in rel else None)
         tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
@@ -270,11 +280,26 @@ class CardDB:
             )
         md = rel["masterduel"][0] if "masterduel" in rel else None
         dl = rel["duellinks"][0] if "duellinks" in rel else None
-        same_dates = (ocg, tcg, md, dl) == (card.ocg_date, card.tcg_date, None, None)
-        if same_dates and scopes == int(card.scopes):
+        in_game = self._games.get(card.id, {})
+        in_md, in_dl = in_game.get("masterduel"), in_game.get("duellinks")
+        same = (ocg, tcg, md, dl, in_md, in_dl) == (
+            card.ocg_date,
+            card.tcg_date,
+            None,
+            None,
+            None,
+            None,
+        )
+        if same and scopes == int(card.scopes):
             return card
         return card.replace(
-            ocg_date=ocg, tcg_date=tcg, scopes=Scope(scopes), md_date=md, dl_date=dl
+            ocg_date=ocg,
+            tcg_date=tcg,
+            scopes=Scope(scopes),
+            md_date=md,
+            dl_date=dl,
+            in_md=in_md,
+            in_dl=in_dl,
         )
 
     def __contains__(self, card_id: object) -> bool:
@@ -359,12 +384,26 @@ class CardDB:
                 ids.append(off)
         if artwork_of is not None and artwork_of != card_id:
             ids.append(artwork_of)
-        # one query for every candidate id; the first id (in ``ids`` order) with rows wins
-        rows = self._query(
-            "SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN "
-            f"({', '.join('?' * len(ids))})",
-            tuple(ids),
-        ).fetchall()
+        # one query for every candidate id, release and game rows; of each kind, the first id
+        # (in ``ids`` order) with rows wins
+        marks = ", ".join("?" * len(ids))
+        sql = (
+            f"SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN ({marks})"
+        )
+        if self.games:
+            sql += (
+                " UNION ALL SELECT card_id, '@' || game, present, source FROM game_cards "
+                f"WHERE card_id IN ({marks})"
+            )
+        rows = self._query(sql, tuple(ids) * (2 if self.games else 1)).fetchall()
+        game_rows = [r for r in rows if r[1][:1] == "@"]
+        if game_rows:
+            rows = [r for r in rows if r[1][:1] != "@"]
+            best = min((r[0] for r in game_rows), key=ids.index)
+            present: dict[str, bool] = {}
+            for _cid, game, flag, _source in (r for r in game_rows if r[0] == best):
+                present[game[1:]] = present.get(game[1:], False) or bool(flag)
+            self._games[card_id] = present
         if rows:
             best = min((r[0] for r in rows), key=ids.index)
             got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
@@ -494,85 +533,11 @@ class CardDB:
     # ------------------------------------------------------------------ info
 
     def info(self) -> dict[str, Any]:
-        """What is installed: path, sample or not, counts by kind/scope/language, sources."""
-        q = self._query
-        by_kind = dict(q("SELECT kind, count(*) FROM cards GROUP BY kind ORDER BY kind", ()))
-        by_scope: dict[str, int] = {}
-        for scope in Scope:
-            n = q("SELECT count(*) FROM cards WHERE scopes & ? != 0", (int(scope),)).fetchone()[0]
-            if n:
-                by_scope[str(scope.name).lower()] = n
-        names: dict[str, dict[str, int]] = {}
-        for lang, kind, rows, cards in q(
-            "SELECT lang, kind, count(*), count(DISTINCT card_id) FROM names GROUP BY lang, kind",
-            (),
-        ):
-            key = lang if kind == "name" else f"{lang}_reading"
-            names[key] = {"names": rows, "cards": cards}
-        order = {lg: i for i, lg in enumerate(_common.LANGS)}
-        names = dict(sorted(names.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])))
-        sources = [
-            {
-                "path": p,
-                "sha256": s,
-                "size": z,
-                "imported_at": t,
-                "dialect": d,
-                "lang": lg,
-                "rows": r,
-                "kind": k,
-            }
-            for p, s, z, t, d, lg, r, k in q(
-                "SELECT path, sha256, size, imported_at, dialect, lang, rows, kind FROM sources "
-                "ORDER BY id",
-                (),
-            )
-        ]
-        official: dict[str, Any] = {}
-        if self._official:
-            official["releases"] = dict(
-                q(
-                    "SELECT region, count(*) FROM releases GROUP BY region ORDER BY region", ()
-                ).fetchall()
-            )
-            official["konami_ids"] = dict(
-                q(
-                    "SELECT kind, count(*) FROM konami_ids GROUP BY kind ORDER BY kind", ()
-                ).fetchall()
-            )
-            official["prerelease_to_official"] = q(
-                "SELECT count(*) FROM official_ids", ()
-            ).fetchone()[0]
-            official["sources"] = [
-                {
-                    "kind": k,
-                    "path": p,
-                    "sha256": s,
-                    "size": z,
-                    "imported_at": t,
-                    "rows": r,
-                    "mapped": m,
-                    "unmapped": u,
-                }
-                for k, p, s, z, t, r, m, u in q(
-                    "SELECT kind, path, sha256, size, imported_at, rows, mapped, unmapped "
-                    "FROM official_sources ORDER BY kind",
-                    (),
-                )
-            ]
-        return {
-            "official": official,
-            "path": str(self.path),
-            "sample": self.is_sample,
-            "schema_version": int(self.meta.get("schema_version", 0)),
-            "built_at": self.meta.get("built_at"),
-            "fingerprint": self.fingerprint,
-            "cards": sum(by_kind.values()),
-            "by_kind": by_kind,
-            "by_scope": by_scope,
-            "names": names,
-            "sources": sources,
-        }
+        """What is installed: path, sample or not, counts by kind/scope/language, sources
+        (``carddb.dbinfo``)."""
+        from deckcheck.carddb.dbinfo import info
+
+        return info(self)
 
     # ------------------------------------------------------------------ plumbing
 

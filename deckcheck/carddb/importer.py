@@ -12,7 +12,6 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +22,14 @@ from deckcheck.carddb import _common as common
 from deckcheck.carddb import cdbfile
 from deckcheck.errors import DataError, InputError
 from deckcheck.fsio import sha256_file
+from deckcheck.records import Record, field, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 
 _INSERT_NAME = "INSERT OR IGNORE INTO names (card_id, lang, name, kind) VALUES (?, ?, ?, ?)"
 
 
-@dataclass(frozen=True, slots=True)
-class FileResult:
+@record
+class FileResult(Record):
     """What one input file contributed."""
 
     path: str
@@ -41,8 +41,8 @@ class FileResult:
     unmapped: dict[str, int] | None = None  # official files: reason -> count (see notes)
 
 
-@dataclass(frozen=True, slots=True)
-class ImportSummary:
+@record
+class ImportSummary(Record):
     """Result of ``import_files``: the database written and what is in it now."""
 
     db_path: Path
@@ -266,7 +266,8 @@ def import_files(
     if lock and installed:
         # the installed database: a new state (home lock; serialises with updates; the
         # database and lists switch together in one step, staging.new_state)
-        with staging.new_state(keep_db=False) as st:
+        size = sum(p.size for p in plans) + sum(p.size for p in extra)
+        with staging.new_state(keep_db=False, size_hint=size) as st:
             base = st.old_db
             if not replace and base is not None:
                 _check_installed(base)

@@ -17,14 +17,14 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck.carddb import yamlyugi, ygojson
+from deckcheck.carddb import games, yamlyugi, ygojson
 from deckcheck.errors import InputError
 from deckcheck.model import Scope
+from deckcheck.records import Record, field, record
 
 
 def _name_key(text: str) -> str:
@@ -47,8 +47,8 @@ _NAME_SUFFIXES = (" (rush)", " (skill)")
 Note = Callable[[str], None]
 
 
-@dataclass(slots=True)
-class Plan:
+@record(frozen=False, slots=True)
+class Plan(Record):
     """One official input file, inspected (and for yaml-yugi parsed) before the build."""
 
     path: Path
@@ -58,8 +58,8 @@ class Plan:
     size: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Applied:
+@record
+class Applied(Record):
     """What one official file did to the database."""
 
     path: str
@@ -298,6 +298,7 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     conn.executemany("INSERT OR IGNORE INTO konami_ids VALUES (?, ?, ?, ?)", konami)
     conn.execute("DELETE FROM official_ids")
     conn.executemany("INSERT OR REPLACE INTO official_ids VALUES (?, ?)", official_ids)
+    games.write_yamlyugi(conn, _md_rarities(p.records))
     names.write(conn, note, p.path)
     _report(note, p.path, "Konami id(s) without a passcode, not mapped", no_passcode)
     _report(
@@ -325,6 +326,14 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
             "no_identity": len(no_identity),
         },
     )
+
+
+def _md_rarities(records: Iterable[yamlyugi.OfficialCard]) -> Iterator[tuple[int, str | None]]:
+    """(passcode, Master Duel rarity) of each yaml-yugi card with a passcode."""
+    for r in records:
+        code = r.password if r.password is not None else r.fake_password
+        if code is not None:
+            yield code, r.md_rarity
 
 
 def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
@@ -372,6 +381,7 @@ def _apply_ygojson(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
             for region, (date, set_name) in regions.items()
         ],
     )
+    games.write_ygojson(conn, rel.games, rel.first)
     # A passcode EDOPro knows only under a prerelease id still has its dates (through
     # official_ids); the rest cannot be attached to any card of this database.
     missing = sorted(c for c in rel.passcodes if c not in ids and c not in official)

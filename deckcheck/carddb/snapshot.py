@@ -3,12 +3,14 @@ a database file (every card read once, picklable, shipped once)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
-from deckcheck.model import Card
+from deckcheck.model import Card, Record, record
 
 
-class CardSnapshot:
+@record
+class CardSnapshot(Record):
     """``get(id) -> Card | None`` over every card of a database (no database needed).
 
     Made with ``CardSnapshot.of(db)``: the cards are the database's own (``CardDB.get``'s
@@ -16,12 +18,14 @@ class CardSnapshot:
     Pickles as its cards (a few MB for the full database).
     """
 
-    __slots__ = ("cards", "fingerprint", "get")
+    cards: dict[int, Card]
+    fingerprint: str = ""
 
-    def __init__(self, cards: dict[int, Card], fingerprint: str = ""):
-        self.cards = cards
-        self.fingerprint = fingerprint
-        self.get = cards.get  # a C-level lookup: rules call it for every distinct card
+    def __post_init__(self) -> None:
+        # a C-level lookup: rules call it for every distinct card
+        self.__dict__["get"] = self.cards.get
+
+    get: ClassVar[Callable[[int], Card | None]]  # set per snapshot (above)
 
     @classmethod
     def of(cls, db: Any) -> CardSnapshot:
@@ -33,6 +37,3 @@ class CardSnapshot:
 
     def __contains__(self, card_id: object) -> bool:
         return card_id in self.cards
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (CardSnapshot, (self.cards, self.fingerprint))

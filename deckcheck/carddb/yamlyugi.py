@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckcheck.datafile import checked_id
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: Which array a file holds, told apart by the keys of its objects.
 KINDS = ("cards", "rush", "skill")
@@ -38,8 +39,8 @@ _RUBY = re.compile(r"<ruby>(.*?)<rt>(.*?)</rt></ruby>", re.DOTALL)
 _TAG = re.compile(r"<[^>]*>")
 
 
-@dataclass(frozen=True, slots=True)
-class OfficialCard:
+@record
+class OfficialCard(Record):
     """One yaml-yugi object: identity and names (no effect text)."""
 
     kind: str  # cards | rush | skill
@@ -50,6 +51,8 @@ class OfficialCard:
     fake_password: int | None = None
     # (lang, name, kind) with kind "name" or "reading"
     names: tuple[tuple[str, str, str], ...] = field(default_factory=tuple)
+    #: ``master_duel_rarity`` (N/R/SR/UR: the card is in Master Duel), None when absent
+    md_rarity: str | None = None
 
     @property
     def name_en(self) -> str | None:
@@ -111,6 +114,12 @@ def load_json(path: Path) -> Any:
         raise InputError(
             f"malformed JSON: {exc.msg} (column {exc.colno})", where=f"{path}:{exc.lineno}"
         ) from None
+    except ValueError:  # json.loads refuses an int over 4300 digits (int_max_str_digits)
+        raise InputError(
+            "malformed JSON: a number over 4300 digits long", where=str(path)
+        ) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", where=str(path)) from None
 
 
 def _int(obj: dict[str, Any], key: str, where: str, at: str) -> int | None:
@@ -119,7 +128,7 @@ def _int(obj: dict[str, Any], key: str, where: str, at: str) -> int | None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
         raise InputError(f"{at}.{key}: expected an integer or null, got {v!r}", where=where)
-    return v
+    return checked_id(v, f"{at}.{key}", where)
 
 
 def parse(data: Any, kind: str, where: str) -> list[OfficialCard]:
@@ -149,6 +158,9 @@ def parse(data: Any, kind: str, where: str) -> list[OfficialCard]:
         konami = _int(obj, "konami_id", where, at) if kind != "skill" else None
         password = _int(obj, "password", where, at) if kind == "cards" else None
         fake = _int(obj, "fake_password", where, at) if kind == "cards" else None
+        rarity = obj.get("master_duel_rarity") if kind == "cards" else None
+        if rarity is not None and not isinstance(rarity, str):
+            raise InputError(f"{at}.master_duel_rarity: expected a string or null", where=where)
         out.append(
             OfficialCard(
                 kind=kind,
@@ -158,6 +170,7 @@ def parse(data: Any, kind: str, where: str) -> list[OfficialCard]:
                 password=password,
                 fake_password=fake,
                 names=tuple(dict.fromkeys(rows)),
+                md_rarity=rarity or None,
             )
         )
     return out

@@ -14,23 +14,26 @@ import os
 import re
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckcheck.datafile import checked_id
 from deckcheck.errors import InputError
+from deckcheck.records import Record, field, record
 
 #: Regions stored, in display order (``ocg`` = Japanese OCG; kr/ae/sc/tc are OCG regions).
 REGIONS: tuple[str, ...] = ("ocg", "tcg", "kr", "ae", "sc", "tc", "masterduel", "duellinks")
 TCG_LOCALES = frozenset({"en", "na", "eu", "oc", "de", "fr", "it", "sp", "pt", "fc"})
 _LOCALE_REGION = {"jp": "ocg", "kr": "kr", "ae": "ae", "sc": "sc", "tc": "tc"}
 _VIRTUAL = {"masterduel": "masterduel", "duellinks": "duellinks"}
-_DIGITS = re.compile(r"\s*(\d+)")
+#: card-file keys that put a card in a video game (its rarity there)
+_GAME_KEYS = {"masterDuel": "masterduel", "duelLinks": "duellinks"}
+_DIGITS = re.compile(r"\s*([0-9]+)")  # ASCII: int() would read "١٢" as 12 too
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-@dataclass(slots=True)
-class Releases:
+@record(frozen=False, slots=True)
+class Releases(Record):
     """What one YGOJSON tree gave: first (date, set name) per passcode and region."""
 
     first: dict[int, dict[str, tuple[str, str]]] = field(default_factory=dict)
@@ -40,6 +43,8 @@ class Releases:
     unknown_cards: int = 0  # printings naming a card UUID that has no card file
     konami_ids: dict[int, int] = field(default_factory=dict)  # passcode -> YGOJSON dbID
     passcodes: set[int] = field(default_factory=set)  # every passcode a card file names
+    #: passcode -> the games its card file says it is in (``masterDuel``/``duelLinks`` keys)
+    games: dict[int, set[str]] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- detection
@@ -121,7 +126,7 @@ def is_ygojson(path: Path) -> bool:
         if tree.exists("meta.json"):
             try:
                 meta = json.loads(tree.read("meta.json"))
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except (ValueError, RecursionError):  # not JSON, not UTF-8, a 5,000-digit number
                 return False
             schema = str(meta.get("$schema", "")) if isinstance(meta, dict) else ""
             return "YGOJSON" in schema or (tree.listing("cards") != [] and "version" in meta)
@@ -131,7 +136,7 @@ def is_ygojson(path: Path) -> bool:
             return False
         try:
             doc = json.loads(tree.read(first[0]))
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (ValueError, RecursionError):
             return False
         return isinstance(doc, dict) and str(doc.get("$schema", "")).endswith("/card.json")
     finally:
@@ -152,6 +157,12 @@ def _load(tree: _Tree, rel: str) -> dict[str, Any]:
             f"malformed JSON: {exc.msg} (column {exc.colno})",
             where=f"{tree.where(rel)}:{exc.lineno}",
         ) from None
+    except ValueError:  # json.loads refuses an int over 4300 digits (int_max_str_digits)
+        raise InputError(
+            "malformed JSON: a number over 4300 digits long", where=tree.where(rel)
+        ) from None
+    except RecursionError:
+        raise InputError("malformed JSON: nested too deeply", where=tree.where(rel)) from None
     if not isinstance(doc, dict):
         raise InputError("expected a JSON object", where=tree.where(rel))
     return doc
@@ -169,13 +180,22 @@ def _passcodes(doc: dict[str, Any], where: str) -> Iterator[int]:
         if not isinstance(pw, str):
             raise InputError(f"passwords[{i}]: expected a string, got {pw!r}", where=where)
         if m := _DIGITS.match(pw):
-            yield int(m.group(1))
+            yield _passcode(m.group(1), f"passwords[{i}]", where)
     for i, img in enumerate(_list(doc, "images", where)):
         if not isinstance(img, dict):
             raise InputError(f"images[{i}]: expected an object", where=where)
         pw = img.get("password")
         if isinstance(pw, str) and (m := _DIGITS.match(pw)):
-            yield int(m.group(1))
+            yield _passcode(m.group(1), f"images[{i}].password", where)
+
+
+def _passcode(digits: str, what: str, where: str) -> int:
+    """The passcode of a YGOJSON password string (ASCII digits, checked before SQLite)."""
+    if len(digits) > 10:
+        raise InputError(
+            f"{what}: {digits[:12]}… ({len(digits)} digits) is not a passcode", where=where
+        )
+    return checked_id(int(digits), what, where)
 
 
 def _date(v: Any, key: str, where: str) -> str | None:
@@ -225,9 +245,15 @@ def _read(tree: _Tree) -> Releases:
         out.passcodes.update(codes)
         ext = doc.get("externalIDs")
         kid = ext.get("dbID") if isinstance(ext, dict) else None
-        if isinstance(kid, int) and not isinstance(kid, bool):
+        # YGOJSON writes a negative dbID for a card Konami's database lacks (71 in 2025-11):
+        # no id; one over 32 bits is a broken file
+        if isinstance(kid, int) and not isinstance(kid, bool) and kid >= 0:
+            checked_id(kid, "externalIDs.dbID", where)
             for c in codes:
                 out.konami_ids.setdefault(c, kid)
+        in_games = {game for key, game in _GAME_KEYS.items() if doc.get(key) is not None}
+        for c in codes:
+            out.games.setdefault(c, set()).update(in_games)
     out.cards = len(card_files)
     # first[card uuid][region] = (date, set name)
     first: dict[str, dict[str, tuple[str, str]]] = {}

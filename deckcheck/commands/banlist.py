@@ -10,6 +10,7 @@ import click
 
 from deckcheck.commands.options import date_option, lang_option, out_option, output_option, renamed
 from deckcheck.commands.options import parse_date as _parse_date
+from deckcheck.commands.quiet import NoteTally, verbose_option
 from deckcheck.errors import EXIT_OK
 from deckcheck.render.common import to_json
 
@@ -181,8 +182,13 @@ Examples:
     type=click.Path(file_okay=False),
     help="Write <family>/<date>.yaml here instead of the user's list folder.",
 )
+@verbose_option
 def import_cmd(
-    files: tuple[str, ...], family: str | None, effective: str | None, out_dir: str | None
+    files: tuple[str, ...],
+    family: str | None,
+    effective: str | None,
+    out_dir: str | None,
+    verbose: bool,
 ) -> int:
     """Import list files as one YAML file per list version.
 
@@ -201,14 +207,16 @@ def import_cmd(
         # A destination folder is made (family folders go inside it), but never silently:
         # a mistyped --out shows up here.
         click.echo(f"deckcheck: note: {out_dir} does not exist; creating it for --out", err=True)
-    res = import_lflists(
-        [Path(f) for f in files],
-        family=family.lower() if family else None,
-        effective=_date(effective, "--effective"),
-        out_dir=Path(out_dir) if out_dir else None,
-    )
-    for p in res.written:
-        click.echo(str(p))
+    with NoteTally(verbose) as tally:
+        res = import_lflists(
+            [Path(f) for f in files],
+            family=family.lower() if family else None,
+            effective=_date(effective, "--effective"),
+            out_dir=Path(out_dir) if out_dir else None,
+        )
+    if verbose:  # quiet by default: a folder of 300 official files wrote 300 lines here
+        for p in res.written:
+            click.echo(str(p))
     click.echo(
         f"{len(res.lists)} list(s): {len(res.written)} written, {len(res.unchanged)} unchanged"
         + (f", {len(res.conflicts)} conflict(s)" if res.conflicts else "")
@@ -217,6 +225,12 @@ def import_cmd(
         + (f", {sum(u[2] for u in res.unmapped)} unmapped id(s)/name(s)" if res.unmapped else ""),
         err=True,
     )
+    details = (
+        "'deckcheck banlist import -v' says each note and names every file written; "
+        "'deckcheck db info' shows the lists refused as upstream faults"
+    )
+    for line in tally.lines(details):
+        click.echo(line, err=True)
     return EXIT_OK
 
 

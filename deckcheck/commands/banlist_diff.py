@@ -15,7 +15,7 @@ import click
 
 from deckcheck import dates
 from deckcheck.commands.options import date_option, format_option, lang_option, output_option
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, InputError
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, InputError, error_line
 from deckcheck.render.common import to_json
 from deckcheck.render.listdiff import (
     diff_json,
@@ -149,10 +149,9 @@ def history(card: str, family: str | None, lang: str, output: str) -> int:
 def _candidates(query: str, res: Any, namer: Any) -> None:
     """Say on stderr why ``query`` names no one card, with the closest candidates."""
     if res.status == "ambiguous":
-        click.echo(f"deckcheck: {query!r} is ambiguous; did you mean:", err=True)
+        click.echo(error_line(f"{query!r} is ambiguous; did you mean:"), err=True)
     else:
-        click.echo(f"deckcheck: no card named {query!r}", err=True)
-        if res.candidates:
-            click.echo("closest names:", err=True)
+        tail = "; closest names:" if res.candidates else ""
+        click.echo(error_line(f"no card named {query!r}{tail}"), err=True)
     for m in res.candidates[:10]:
         click.echo(f"  {m.card_id}  {namer(m.card_id, m.name)}", err=True)

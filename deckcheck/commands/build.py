@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from deckcheck.commands.options import lang_callback, names_option, out_option
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
+from deckcheck.commands.options import lang_option, names_option, out_option
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line
 
 
 @click.command(
@@ -29,14 +29,13 @@ Exit codes: 0 written, 1 a line could not be read or a name is unknown or
 ambiguous (candidates on stderr; no file written), 2 usage or input error.""",
 )
 @click.argument("list_file", metavar="LIST.txt")
-@out_option(metavar="DECK.ydk")
+# `build LIST.txt -o DECK.ydk` is the documented spelling (SPEC §4, examples/README.md):
+# -o is --out here, not a deprecated one (build has no output kind); --output still is.
+@out_option(metavar="DECK.ydk", old=("--output",), short="-o")
 @names_option(True, "Add a '# Card Name' comment line before each card (default: on).")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
+@lang_option(
+    short=False,
     metavar="L",
-    callback=lang_callback,
     help="Language of the names in the .ydk comments and in messages (en, ja, zh-CN, ko …; "
     "BCP 47 tags such as ja-JP too).",
 )
@@ -56,7 +55,7 @@ def build(list_file: str, out: str | None, names: bool, lang: str) -> int:
         for f in got.problems:
             click.echo(format_finding(got.deck.source, f), err=True)
         n = len(got.problems)
-        click.echo(f"deckcheck: {n} line(s) not resolved; no deck written", err=True)
+        click.echo(error_line(f"{n} line(s) not resolved; no deck written"), err=True)
         return EXIT_ILLEGAL
     text = deck_text(got, "ydk", names=names, lang=lang)
     check_readable(text, "ydk", got.deck)

@@ -7,7 +7,7 @@ from typing import Any
 import click
 
 from deckcheck.commands.options import date_option, lang_option, output_option, renamed
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, require_text
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line, require_text
 from deckcheck.render.common import to_json
 
 
@@ -98,19 +98,12 @@ def _query_search(
     date_text: str | None,
     output: str,
 ) -> int:
-    from deckcheck import search as searching
+    from deckcheck.cardinfo import query_cards, row_json
     from deckcheck.commands.options import parse_date
     from deckcheck.render.card import query_text
 
     date = parse_date(date_text)
-    notes: list[str] = []
-    rows = searching.run(query, db, index, date, notes.append)
-    named = sorted(
-        ((index.display_name(r.id, lang), r) for r in rows),
-        key=lambda nr: (nr[0].casefold(), nr[1].id),
-    )
-    total = len(named)
-    shown = named[:limit] if limit else named
+    shown, total, notes = query_cards(query, db, index, lang, limit, date)
     for n in notes:
         click.echo(f"deckcheck: note: {n}", err=True)
     if output == "json":
@@ -120,7 +113,7 @@ def _query_search(
                     "query": query,
                     "date": date.isoformat(),
                     "total": total,
-                    "cards": [_row_json(r, n) for n, r in shown],
+                    "cards": [row_json(r, n) for n, r in shown],
                 }
             )
         )
@@ -130,22 +123,6 @@ def _query_search(
         more = f" ({len(shown)} shown; --limit 0 shows all)" if len(shown) < total else ""
         click.echo(f"{total} card(s) for {query!r}{more}", err=True)
     return EXIT_OK if total else EXIT_ILLEGAL
-
-
-def _row_json(r: Any, name: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"id": r.id, "name": name, "kind": r.kind, "type": r.type_text()}
-    if r.is_monster:
-        out.update(
-            attribute=r.attr_text(),
-            race=r.race_text(),
-            level=r.level_text(),
-            atk=r.atk if r.atk >= 0 else None,
-        )
-        if r.def_text():
-            out["def"] = r.defense if r.defense >= 0 else None
-        if r.scale is not None:
-            out["scale"] = r.scale
-    return out
 
 
 @card.command(
@@ -178,7 +155,7 @@ def show(card_ref: str, lang: str | None, date_text: str | None, output: str) ->
             click.echo(to_json(not_found_json(res)))
         else:
             why, lines = not_found_text(res)
-            click.echo(why, err=True)
+            click.echo(error_line(why), err=True)
             for line in lines:
                 click.echo(line)
         return EXIT_ILLEGAL

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from deckcheck.commands.options import lang_option, names_option, out_option
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, error_line
 
 
 @click.command(
@@ -49,7 +49,7 @@ def convert(input_: str, to: str, out: str | None, names: bool, lang: str) -> in
     if got.problems:
         for f in got.problems:
             click.echo(format_finding(got.deck.source, f), err=True)
-        click.echo(f"deckcheck: {len(got.problems)} problem(s); nothing written", err=True)
+        click.echo(error_line(f"{len(got.problems)} problem(s); nothing written"), err=True)
         return EXIT_ILLEGAL
     text = deck_text(got, to, names=names, lang=lang)
     check_readable(text, to, got.deck)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from deckcheck.commands.options import lang_option, output_option
-from deckcheck.errors import EXIT_OK
+from deckcheck.errors import EXIT_OK, InputError
 from deckcheck.render.common import to_json
 
 
@@ -93,17 +93,36 @@ def import_cmd(
     "reset",
     epilog="""\b
 Examples:
-  deckcheck db reset                 remove a corrupt database
-  deckcheck db reset && deckcheck update""",
+  deckcheck db reset                 remove a corrupt database (asks first)
+  deckcheck db reset --yes && deckcheck update""",
 )
-def reset_cmd() -> int:
-    """Remove the installed card database (for instance a corrupt one).
+@click.option(
+    "-y", "--yes", is_flag=True, help="Do not ask (scripts); without a terminal it is needed."
+)
+def reset_cmd(yes: bool) -> int:
+    """Remove the installed card database (for instance a corrupt one), after asking.
 
     Until the next 'deckcheck db import' or 'deckcheck update', lookups use the built-in
     sample of cards. Lists and formats are kept.
     """
+    from deckcheck import paths
     from deckcheck.carddb.importer import reset
 
+    db_path = paths.database_path()
+    if not db_path.exists() and not db_path.is_symlink():
+        click.echo("deckcheck: no card database installed; nothing to remove", err=True)
+        return EXIT_OK
+    if not yes:
+        # It deletes what an update or import took minutes to build: never unasked
+        # (issue 32); a script says --yes, and without a terminal nothing can be asked.
+        if not _can_ask():
+            raise InputError(
+                f"db reset removes {db_path}; pass --yes to remove it without asking "
+                "(no terminal to ask on)"
+            )
+        if not click.confirm(f"Remove the card database {db_path}?", default=False, err=True):
+            click.echo("deckcheck: nothing removed", err=True)
+            return EXIT_OK
     removed = reset()
     if removed is None:
         click.echo("deckcheck: no card database installed; nothing to remove", err=True)
@@ -134,6 +153,11 @@ def info(output: str) -> int:
 
     # official lists refused as upstream faults (issue 15): the previous list stays in force
     data["refused_lists"] = read_faults(paths.lists_dir())
+    # cards per video game, by source, and what to install where there is none (issue 27)
+    from deckcheck.formats.catalog import ListStore
+    from deckcheck.gamepool import info as game_info
+
+    data["games"] = game_info((data.get("official") or {}).get("games") or {}, ListStore.default())
     if output == "json":
         click.echo(to_json(data))
     else:
@@ -141,3 +165,8 @@ def info(output: str) -> int:
 
         click.echo(info_text(data))
     return EXIT_OK
+
+
+def _can_ask() -> bool:
+    """Whether a question can be answered: stdin is a terminal."""
+    return sys.stdin.isatty()

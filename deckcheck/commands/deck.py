@@ -25,7 +25,7 @@ from deckcheck.commands.deck_common import (
 from deckcheck.commands.deck_common import (
     open_session as _session,
 )
-from deckcheck.commands.options import lang_callback
+from deckcheck.commands.options import lang_callback, lang_option, output_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.render.common import one_line  # names never split an output line
 
@@ -73,6 +73,7 @@ Examples:
   deckcheck deck diff my.ydk "ydke://…"
   deckcheck deck side my.ydk --side-in "2*Nibiru" --side-out "2*Maxx C"
   deckcheck deck draw my.ydk --hand 6 --seed 42
+  deckcheck deck edit my.ydk                   (the interactive builder)
   deckcheck deck missing my.ydk --have binder.txt --have box.ydk
 
 Edits keep the file's format (.ydk with its comments, text list, ydke:// link)
@@ -131,23 +132,9 @@ Examples:
   deckcheck deck show my.ydk --output json""",
 )
 @click.argument("path", metavar="DECK")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of names.",
-)
+@lang_option(short=False, metavar="L", help="Language of names.")
 @_common
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@output_option(help="Output kind.")
 def show(path: str, lang: str, format_id: str | None, date_text: str | None, output: str) -> int:
     """Show DECK grouped by card kind, with its legality in the format."""
     from deckcheck import deckedit
@@ -420,23 +407,9 @@ K copies in a Main Deck of N cards and an opening hand of n (5 going first,
     help="A card or a group of cards; may be repeated.",
 )
 @click.option("--exact", "exact_table", is_flag=True, help="Also P(exactly k) for each card.")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of names.",
-)
+@lang_option(short=False, metavar="L", help="Language of names.")
 @_common
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@output_option(help="Output kind.")
 def stats(
     path: str,
     hand: int,
@@ -487,15 +460,16 @@ def stats(
     if output == "json":
         click.echo(render.stats_json(path, hand, n_main, comp, per_card, groups, each))
     elif groups:  # cards named: only their odds
-        click.echo(render.groups_text(hand, n_main, groups, each))
+        click.echo(render.groups_text(hand, n_main, groups, each, exact_table))
     else:
         click.echo(render.stats_text(path, hand, n_main, comp, per_card, exact_table))
     return EXIT_OK
 
 
-# The commands between games and files, defined beside this module.
+# The commands between games and files, and the interactive builder, defined beside this module.
 from deckcheck.commands.deck_between import diff_cmd, draw_cmd, side_cmd  # noqa: E402
+from deckcheck.commands.deck_edit import edit_cmd  # noqa: E402
 from deckcheck.commands.deck_missing import missing_cmd  # noqa: E402
 
-for _cmd in (diff_cmd, side_cmd, draw_cmd, missing_cmd):
+for _cmd in (diff_cmd, side_cmd, draw_cmd, edit_cmd, missing_cmd):
     deck.add_command(_cmd)

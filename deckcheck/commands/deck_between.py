@@ -14,7 +14,8 @@ from deckcheck.commands.deck_common import card_or_candidates as _card
 from deckcheck.commands.deck_common import date_format_options as _common
 from deckcheck.commands.deck_common import finding_line as _finding_line
 from deckcheck.commands.deck_common import open_session as _session
-from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
+from deckcheck.commands.options import lang_option, output_option
+from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError, error_line
 
 
 class _Unresolved(DeckcheckError):
@@ -58,15 +59,8 @@ resolved), 2 usage or input error.""",
 )
 @click.argument("deck_a", metavar="A")
 @click.argument("deck_b", metavar="B")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@lang_option(short=False, callback=None, metavar="L", help="Language of names.")
+@output_option(help="Output kind.")
 def diff_cmd(deck_a: str, deck_b: str, lang: str, output: str) -> int:
     """Per section: the cards added, removed and changed in count from deck A to deck B."""
     from deckcheck.deckedit.between import diff
@@ -169,7 +163,7 @@ name is not resolved (nothing written), 2 usage or input error.""",
     help="A card to take out to the Side Deck; repeatable.",
 )
 @click.option("--out", "out", metavar="FILE.ydk", help="Write the deck for the next game here.")
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
+@lang_option(short=False, callback=None, metavar="L", help="Language of names.")
 @_common
 def side_cmd(
     path: str,
@@ -212,7 +206,9 @@ def side_cmd(
     for f in new:
         click.echo(f"deckcheck: side plan: {_finding_line(f)}", err=True)
     if plan.problems or new:
-        click.echo(f"deckcheck: the plan breaks the rules of {fmt.name}; nothing written", err=True)
+        click.echo(
+            error_line(f"the plan breaks the rules of {fmt.name}; nothing written"), err=True
+        )
         return EXIT_ILLEGAL
     c = plan.deck.counts()
     click.echo(
@@ -251,15 +247,8 @@ Exit codes: 0 drawn, 1 a name is not resolved, 2 usage or input error.""",
     show_default=True,
     help="How many sample hands.",
 )
-@click.option("--lang", default="en", show_default=True, metavar="L", help="Language of names.")
-@click.option(
-    "-o",
-    "--output",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output kind.",
-)
+@lang_option(short=False, callback=None, metavar="L", help="Language of names.")
+@output_option(help="Output kind.")
 def draw_cmd(path: str, hand: str, seed: int | None, hands: int, lang: str, output: str) -> int:
     """Sample opening hands from DECK's Main Deck."""
     import random

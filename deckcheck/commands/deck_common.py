@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from deckcheck.errors import error_line
 from deckcheck.render.common import one_line
 
 SECTION_NAMES = ("main", "extra", "side")
@@ -37,10 +38,10 @@ def card_or_candidates(resolve: Any, query: str) -> int | None:
     except deckedit.NotResolved as exc:
         cands = exc.candidates()
         if exc.resolution.status == "ambiguous":
-            click.echo(f'deckcheck: "{one_line(query)}" matches more than one card:', err=True)
+            click.echo(error_line(f'"{query}" matches more than one card:'), err=True)
         else:
             hint = "; did you mean:" if cands else " (no similar name)"
-            click.echo(f'deckcheck: unknown card "{one_line(query)}"{hint}', err=True)
+            click.echo(error_line(f'unknown card "{query}"{hint}'), err=True)
         for cid, name in cands:
             click.echo(f"  {cid:>9}  {one_line(name)}", err=True)
         if cands:

@@ -98,13 +98,16 @@ def out_option(
     metavar: str = "FILE",
     help: str = "Write here (default: stdout).",
     old: Sequence[str] = ("-o", "--output"),
+    short: str | None = None,
     **kw: Any,
 ) -> Callable[[F], F]:
-    """``--out FILE`` for a command that writes a file, still taking the old ``old`` spelling."""
+    """``--out FILE`` for a command that writes a file, still taking the old ``old`` spelling;
+    ``short`` ("-o") a documented short spelling of ``--out`` itself (no deprecation note)."""
 
     def deco(f: F) -> F:
         f = renamed("out", "--out", *old, metavar=metavar, **kw)(f)
-        return click.option("--out", "out", default=None, metavar=metavar, help=help, **kw)(f)
+        names = ("--out", short) if short else ("--out",)
+        return click.option(*names, "out", default=None, metavar=metavar, help=help, **kw)(f)
 
     return deco
 

@@ -39,6 +39,14 @@ names need the font of the Debian package fonts-wqy-microhei.""",
     help="Language of the card names.",
 )
 @click.option(
+    "-f",
+    "--format",
+    "format_id",
+    metavar="FORMAT",
+    help="Format the deck is checked in before the sheet is written (default: the "
+    "configured format, else tcg); an illegal deck is warned about, the sheet still written.",
+)
+@click.option(
     "--template",
     type=click.Path(dir_okay=False),
     metavar="PDF",
@@ -54,6 +62,7 @@ def sheet(
     date_text: str | None,
     lang: str,
     template: str | None,
+    format_id: str | None,
 ) -> int:
     """Write a deck's decklist registration sheet (Konami's TCG layout) as a PDF."""
     from deckcheck.carddb import open_db
@@ -86,4 +95,36 @@ def sheet(
             "`deckcheck validate` shows them",
             err=True,
         )
+    warning = legality_warning(db, deck, format_id, date)
+    if warning:
+        click.echo(warning, err=True)
     return 0
+
+
+def legality_warning(db: object, deck: object, format_id: str | None, date: object) -> str:
+    """The one stderr line about a deck that ``validate`` calls illegal in ``format_id`` (else
+    the configured format, else TCG) on ``date`` (else today): its error codes, most frequent
+    first; "" for a legal deck. With no list installed for the format, a note says the sheet's
+    deck was not checked."""
+    from collections import Counter
+
+    from deckcheck import config as config_mod
+    from deckcheck.engine import Engine
+    from deckcheck.errors import DataError
+
+    fid = format_id or config_mod.load().get("format") or "tcg"
+    engine = Engine(db)  # type: ignore[arg-type]
+    try:
+        target = engine.target(fid, date)  # type: ignore[arg-type]
+    except DataError as exc:
+        return f"deckcheck: note: the deck was not checked before the sheet: {exc}"
+    report = engine.check(deck, target)  # type: ignore[arg-type]
+    if report.legal:
+        return ""
+    codes = Counter(f.code for f in report.findings if f.severity == "error" and not f.waived)
+    listed = ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in codes.most_common())
+    return (
+        f"deckcheck: warning: {report.input} is not legal in {target.fmt.name} on "
+        f"{target.date.isoformat()} ({listed}); the sheet was written anyway, "
+        f"`deckcheck validate -f {fid}` gives the details"
+    )

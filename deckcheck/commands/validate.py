@@ -261,9 +261,7 @@ def validate(
         output=spec,
     )
     startup.resume()  # start-up done: collection on for the decks (deckcheck.startup)
-    code = batch.execute(request, engine, out, err)
-    startup.done()  # all written: the console script may skip the interpreter's teardown
-    return code
+    return batch.execute(request, engine, out, err)
 
 
 def _check_codes(waivers: Waivers) -> None:

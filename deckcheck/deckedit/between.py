@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.carddb import goes_to_extra
 from deckcheck.deckedit.cards import SECTION_LABEL, art_root
 from deckcheck.model import SECTIONS, Deck, DeckEntry, Format
+from deckcheck.records import Record, field, record
 
 
 def section_counts(deck: Deck, db: Any) -> dict[str, Counter[int]]:
@@ -23,8 +23,8 @@ def section_counts(deck: Deck, db: Any) -> dict[str, Counter[int]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class DiffLine:
+@record
+class DiffLine(Record):
     section: str
     card_id: int
     before: int
@@ -51,8 +51,8 @@ def diff(a: Deck, b: Deck, db: Any) -> list[DiffLine]:
     return out
 
 
-@dataclass
-class SidePlan:
+@record(frozen=False)
+class SidePlan(Record):
     """The deck after a side plan, and the rule each broken step breaks (empty: fine)."""
 
     deck: Deck

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.model import Banlist, Deck, Finding, Format
+from deckcheck.records import Record, record
 from deckcheck.report import DeckReport
 
 
-@dataclass(frozen=True)
-class Check:
+@record
+class Check(Record):
     """A deck checked against a format: the report, and why the list was not used if so."""
 
     report: DeckReport
@@ -82,8 +82,8 @@ def new_findings(before: DeckReport, after: DeckReport) -> tuple[list[Finding], 
     return added, fixed
 
 
-@dataclass(frozen=True)
-class Checked:
+@record
+class Checked(Record):
     """An edit with the deck checked before and after it (what ``deck add`` reports)."""
 
     change: Any  # operations.Change

@@ -19,22 +19,21 @@ from typing import Any, ClassVar
 from deckcheck.deckedit.cards import SECTION_LABEL, EditError, tally
 from deckcheck.deckedit.files import DeckFile, parse_text
 from deckcheck.decks import text as text_grammar
-from deckcheck.model import SECTIONS, DeckEntry, Section
+from deckcheck.model import SECTIONS, DeckEntry, Record, Section, record
 
 
-class Editor:
+@record(frozen=False)
+class Editor(Record):
     """Edits one deck file in place; each step re-reads the text it produced.
 
     Subclasses say how their kind of file gains and loses lines (``_add``, ``_drop``); the
     bookkeeping (which copies go, the read-back check) is shared here."""
 
     kind: ClassVar[str]
-
-    def __init__(self, df: DeckFile, db: Any, index: Any, lang: str = "en"):
-        self.df = df
-        self.db = db
-        self.index = index
-        self.lang = lang
+    df: DeckFile
+    db: Any
+    index: Any
+    lang: str = "en"
 
     # ---- the interface
 

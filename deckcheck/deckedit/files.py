@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck.model import Deck
+from deckcheck.records import Record, field, record
 
 #: The file kinds deck editing knows.
 KINDS = ("ydk", "ydke", "text")
@@ -17,8 +17,8 @@ KINDS = ("ydk", "ydke", "text")
 _FORMAT_COMMENT = re.compile(r"\s*#\s*format\s*[:=]?\s*([A-Za-z0-9_.-]+)\s*$", re.IGNORECASE)
 
 
-@dataclass
-class DeckFile:
+@record(frozen=False)
+class DeckFile(Record):
     """A deck file as read for editing: its text, how it was encoded, and the parsed deck
     (text-list names resolved to passcodes)."""
 
@@ -32,9 +32,9 @@ class DeckFile:
     deck: Deck = field(default_factory=lambda: Deck(source=""))
     format_hint: str | None = None  # from a "#format tcg" header comment
     #: the bytes read: ``save`` refuses to write when the file changed since
-    original: bytes | None = field(default=None, repr=False, compare=False)
+    original: bytes | None = field(default=None, compare=False)
     #: the edit lock held from ``load`` until ``save`` (or until released / collected)
-    lock: EditLock | None = field(default=None, repr=False, compare=False)
+    lock: EditLock | None = field(default=None, compare=False)
 
     @property
     def text(self) -> str:
@@ -45,36 +45,82 @@ class DeckFile:
 
 
 class EditLock:
-    """An exclusive ``flock`` on a lock file named after the deck's real path, in the cache
-    folder (not beside the deck: the user's folder gets no litter). Two edits of one file
-    serialise on it: the second reads the file only after the first has written it.
+    """Exclusive ``flock``s that serialise edits of one deck file, in the cache folder (not
+    beside the deck: the user's folder gets no litter): one per name (the real path, so a
+    symlink is its target) and one per file identity (device + inode), so two hard-link names
+    of one deck wait for each other too (issue 32: per name only, 8 of 49 edits through two
+    names were lost). The second edit reads the file only after the first has written it.
     Without a writable cache folder there is no lock; ``save`` still refuses a file that
     changed since it was read."""
 
     def __init__(self, path: Path):
-        import fcntl
         import hashlib
         import os
         import weakref
 
         from deckcheck import paths
 
-        key = hashlib.sha256(os.fsencode(os.path.realpath(path))).hexdigest()[:32]
         folder = paths.cache_dir() / "locks"
         self.fd: int | None = None
+        self._fds: list[int] = []
+        self._finalizer = weakref.finalize(self, _close_all, self._fds)
+        real = os.path.realpath(path)
+        key = hashlib.sha256(os.fsencode(real)).hexdigest()[:32]
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(folder / f"deck-{key}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            self.fd = _flock(folder / f"deck-{key}.lock")
         except OSError:
             return  # read-only cache: the changed-file check in save() remains
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        self.fd = fd
-        self._finalizer = weakref.finalize(self, os.close, fd)
+        self._fds.append(self.fd)
+        # The name's lock first, then the file's: one order, no deadlock. A single-link file
+        # gets a new inode from each save (temp file + rename): the identity is read again
+        # once its lock is held, until it holds still.
+        for _ in range(20):
+            try:
+                st = os.stat(real)
+            except OSError:
+                return
+            ident = f"file-{st.st_dev}-{st.st_ino}.lock"
+            try:
+                fd = _flock(folder / ident)
+            except OSError:
+                return
+            try:
+                again = os.stat(real)
+            except OSError:
+                again = None
+            if again is not None and (again.st_dev, again.st_ino) == (st.st_dev, st.st_ino):
+                self._fds.append(fd)
+                return
+            os.close(fd)
 
     def release(self) -> None:
         if self.fd is not None:
-            self._finalizer()  # closing the descriptor drops the flock
+            self._finalizer()  # closing the descriptors drops the flocks
             self.fd = None
+
+
+def _flock(path: Path) -> int:
+    import fcntl
+    import os
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _close_all(fds: list[int]) -> None:
+    import os
+
+    while fds:
+        try:
+            os.close(fds.pop())
+        except OSError:
+            pass
 
 
 def format_hint(lines: Iterable[str]) -> str | None:
@@ -152,31 +198,45 @@ def load(path: str | Path, db: Any, index: Any) -> DeckFile:
 def _interrupted_rewrite(p: Path) -> None:
     """A deck with several hard links is rewritten in place after its new text is saved as
     ``fsio.backup_path``; that file still there means the rewrite was cut short (a kill).
-    The same text in both: it had finished, the backup goes. Else one clear error naming
-    it: the deck may be half old, half new, and only the user can tell which to keep."""
+    The marker ``save`` wrote (``_marker``) says which text the file held before and which
+    the backup holds: the file already equal to the backup (the rewrite had finished) or
+    still the old text (it never began), the backup goes; a torn file is completed from the
+    backup, with a note. Without the marker only the user can tell: one clear error."""
     import os
 
-    from deckcheck import fsio
+    from deckcheck import fsio, notes
     from deckcheck.errors import InputError
 
     real = Path(os.path.realpath(p))
     backup = fsio.backup_path(real)
     marker = _marker(real)
-    if not backup.is_file() and marker is not None and marker.is_file():
-        # edited through another of its names: the marker (per inode) says where
-        backup = Path(marker.read_text(encoding="utf-8", errors="replace"))
+    record = _read_marker(marker)
+    if not backup.is_file() and record.get("backup"):
+        backup = Path(record["backup"])  # edited through another of its names
     if not backup.is_file():
         if marker is not None:
             marker.unlink(missing_ok=True)
         return
     try:
-        same = backup.read_bytes() == real.read_bytes()
+        now, saved = real.read_bytes(), backup.read_bytes()
     except OSError:
-        same = False
-    if same:
-        backup.unlink(missing_ok=True)
+        now, saved = b"", None
+    if (saved is not None and now == saved) or record.get("old") == fsio.sha256_bytes(now):
+        backup.unlink(missing_ok=True)  # finished, or never begun: the file is whole
         if marker is not None:
             marker.unlink(missing_ok=True)
+        return
+    if saved is not None and record.get("new") == fsio.sha256_bytes(saved):
+        from deckcheck.decks.write import write_atomic
+
+        write_atomic(real, saved)  # in place again (every link sees it)
+        backup.unlink(missing_ok=True)  # (named after the link the interrupted edit used)
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+        notes.note(
+            f"deckcheck: note: {p}: an earlier edit was interrupted while the file was "
+            f"rewritten in place; finished it from {backup}"
+        )
         return
     raise InputError(
         f"an earlier edit of this file was interrupted while it was rewritten in place (it "
@@ -185,6 +245,24 @@ def _interrupted_rewrite(p: Path) -> None:
         f"it: cat backup > deck) or delete it to keep the deck as it is",
         where=str(p),
     )
+
+
+def _read_marker(marker: Path | None) -> dict[str, str]:
+    """What ``save`` wrote in the marker: backup path, sha256 of the old and new text (an
+    older deckcheck wrote the path alone)."""
+    import json
+
+    if marker is None or not marker.is_file():
+        return {}
+    try:
+        text = marker.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    try:
+        got = json.loads(text)
+    except ValueError:
+        return {"backup": text}
+    return {k: str(v) for k, v in got.items()} if isinstance(got, dict) else {}
 
 
 def _marker(real: Path) -> Path | None:
@@ -265,11 +343,16 @@ def save(df: DeckFile) -> None:
             )
         marker = _marker(Path(os.path.realpath(df.path)))
         if marker is not None:  # a rewrite in place (hard links): say where its backup is
+            import json
+
+            record = {
+                "backup": str(fsio.backup_path(os.path.realpath(df.path))),
+                "old": fsio.sha256_bytes(df.original or b""),
+                "new": fsio.sha256_bytes(new) if (new := _encoded(df)) is not None else "",
+            }
             try:
                 marker.parent.mkdir(parents=True, exist_ok=True)
-                marker.write_text(
-                    str(fsio.backup_path(os.path.realpath(df.path))), encoding="utf-8"
-                )
+                marker.write_text(json.dumps(record), encoding="utf-8")
             except OSError:
                 marker = None
         write_atomic(df.path, df.text, encoding=df.encoding)
@@ -279,3 +362,12 @@ def save(df: DeckFile) -> None:
     finally:
         if df.lock is not None:
             df.lock.release()
+
+
+def _encoded(df: DeckFile) -> bytes | None:
+    """The bytes ``write_atomic`` writes for ``df`` (its text in its encoding, no newline
+    translation); None when the encoding cannot hold the text (``write_atomic`` says so)."""
+    try:
+        return df.text.encode(df.encoding)
+    except UnicodeEncodeError:
+        return None

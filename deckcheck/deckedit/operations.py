@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.deckedit.cards import (
@@ -19,10 +18,11 @@ from deckcheck.deckedit.cards import (
 from deckcheck.deckedit.editors import editor_for
 from deckcheck.deckedit.files import DeckFile
 from deckcheck.model import SECTIONS, Card, Format, Section
+from deckcheck.records import Record, record
 
 
-@dataclass(frozen=True)
-class Change:
+@record
+class Change(Record):
     """What an edit did, for the user."""
 
     verb: str  # added | removed | moved

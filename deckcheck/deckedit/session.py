@@ -12,17 +12,18 @@ from deckcheck.deckedit.cards import card_in_deck, resolve_card
 from deckcheck.deckedit.check import Check, Checked, check, checked_edit
 from deckcheck.deckedit.files import DeckFile, format_id_for, load
 from deckcheck.deckedit.operations import Change
+from deckcheck.records import Record, record
 
 
-class Session:
+@record(frozen=False)
+class Session(Record):
     """Loads deck files, resolves CARD arguments and runs checked edits in one format."""
 
-    def __init__(self, db: Any, index: Any, date: dt.date, format_id: str | None = None):
-        self.db = db
-        self.index = index
-        self.date = date
-        self.format_id = format_id
-        self._engine: Any = None
+    db: Any
+    index: Any
+    date: dt.date
+    format_id: str | None = None
+    _engine: Any = None  # made on first use (``engine``): not a field
 
     def fmt(self, df: DeckFile | None = None) -> Any:
         """The format asked for, else the file's "#format" line, else tcg."""

@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.deckedit.cards import art_root, goes_to_extra
 from deckcheck.model import SECTIONS, Card, Deck, Format
+from deckcheck.records import Record, field, record
 
 #: Extra Deck groups of ``show``/``stats``, in this order (Rush: ritual too).
 EXTRA_KINDS = ("fusion", "synchro", "xyz", "link", "ritual")
@@ -56,8 +56,8 @@ RACES = {
 }
 
 
-@dataclass
-class Line:
+@record(frozen=False)
+class Line(Record):
     """One card of a grouped deck: copies of one passcode (or one unresolved name)."""
 
     card_id: int | None
@@ -66,8 +66,8 @@ class Line:
     line: int | None
 
 
-@dataclass
-class Group:
+@record(frozen=False)
+class Group(Record):
     kind: str  # monster | spell | trap | fusion | … | skill | token | unknown
     lines: list[Line] = field(default_factory=list)
 
@@ -151,8 +151,8 @@ def p_exactly(deck_size: int, copies: int, hand: int) -> list[float]:
     ]
 
 
-@dataclass
-class Odds:
+@record(frozen=False)
+class Odds(Record):
     label: str
     ids: list[int]
     copies: int

@@ -172,7 +172,7 @@ def resolve_deck(
             )
             continue
         new, res, finding_ = resolve_entry(entry, cached)
-        if res is not None and (res.status != "found" or _how(res) in ("fuzzy", "prefix")):
+        if res is not None and (res.status != "found" or _how(res) in ("fuzzy", "prefix", "word")):
             fuzzy += 1
         out.section(entry.section).append(new)
         if notes is not None:

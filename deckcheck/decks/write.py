@@ -74,15 +74,13 @@ def to_ydke(deck: Deck) -> str:
 
 
 def _runs(entries: list[DeckEntry]) -> list[tuple[int, int]]:
-    """(card_id, copies) for consecutive runs of one card, in order."""
-    runs: list[tuple[int, int]] = []
+    """(card_id, copies) of each card of a section, at its first place: every copy of a
+    card in one line, also when the deck writes it in two places (issue 32)."""
+    runs: dict[int, int] = {}
     for e in entries:
         assert e.card_id is not None
-        if runs and runs[-1][0] == e.card_id:
-            runs[-1] = (e.card_id, runs[-1][1] + e.count)
-        else:
-            runs.append((e.card_id, e.count))
-    return runs
+        runs[e.card_id] = runs.get(e.card_id, 0) + e.count
+    return list(runs.items())
 
 
 def to_text(
@@ -90,7 +88,9 @@ def to_text(
 ) -> str:
     """A text decklist: "Main Deck (40)" headers and "3 Card Name" lines.
 
-    Only consecutive copies are merged, so reading the list back gives the same order.
+    Every copy of a card in a section is one line, where the card first appears (a .ydk
+    that lists a card in two places gives one "3 Card" line; the order of first appearance
+    is kept).
     A passcode the database does not know is written as the passcode (the text reader takes
     it back as an id); ``ids=True`` writes every card as its passcode ("3 89631139").
     With ``index`` (``lookup.Index``), a name that would not resolve back to the same

@@ -83,8 +83,8 @@ def parse_lines(lines: list[str], source: str, ints: dict[str, int] | None = Non
     hash is cheaper) and the check that a block of lines is all digits (a line found there is
     a passcode), one int object per passcode makes every dict and set lookup by passcode
     downstream (the deck's counts, the card cache, the engine's per-card memos) an identity
-    match instead of a comparison of two equal ints: 22% of the per-deck instructions of a
-    batch (benchmarks/README.md, performance paths). Only passcodes (lines of at most 10
+    match instead of a comparison of two equal ints: 18% of a batch's per-deck cost
+    (docs/ARCHITECTURE.md, performance paths). Only passcodes (lines of at most 10
     digits, at most UINT32_MAX) are kept, and at most ``INTS_MAX`` of them.
     """
     deck = _parse_blocks(lines, source, {} if ints is None else ints)
@@ -92,7 +92,8 @@ def parse_lines(lines: list[str], source: str, ints: dict[str, int] | None = Non
 
 
 def _parse_blocks(lines: list[str], source: str, ints: dict[str, int]) -> PackedDeck | None:
-    """``parse_lines_general`` for the common file, a block of passcode lines at a time, or
+    """``parse_lines_general`` for the common file, a block of passcode lines at a time (38% of
+    a batch's per-deck cost, docs/ARCHITECTURE.md, performance paths), or
     None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
     comment, read as the general reader reads it), is empty (skipped) or is a bare passcode of
     ASCII digits (no space, at most UINT32_MAX). The passcodes between two such lines are

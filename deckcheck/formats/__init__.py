@@ -6,7 +6,8 @@ compiled cache is warm (``deckcheck.formats.catalog``).
 
 from __future__ import annotations
 
-from deckcheck.formats.catalog import ListStore, get_format, load_formats
+from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.formatfiles import get_format, load_formats
 from deckcheck.formats.select import list_for
 
 __all__ = ["ListStore", "get_format", "list_for", "load_formats"]

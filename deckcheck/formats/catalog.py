@@ -16,14 +16,15 @@ import datetime as dt
 import marshal
 import os
 import re
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
-from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict, format_from_dict
+from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict
 from deckcheck.fsio import sha1_hex
-from deckcheck.model import Banlist, Format
+from deckcheck.model import Banlist
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -37,6 +38,9 @@ CACHE_VERSION = 4  # 2: treated-as ids kept in lists; 3: date_exact/source in th
 #: the cache files' suffix (``lists-<h>``, ``lists/<blob>``, ``formats-<set>-<h>``); older
 #: deckchecks wrote ``.json`` files, removed like any stale cache file
 SUFFIX = ".marshal"
+#: the interpreter that wrote a cache (marshal's format is its own, and may change in any
+#: release): in every cache key and name, so two Pythons sharing a home keep one cache each
+RUNTIME = f"{sys.implementation.cache_tag}-marshal{marshal.version}"
 #: a list file's name (``_is_date_file`` checks it without compiling it at start-up)
 DATE_FILE = r"^\d{4}-\d{2}-\d{2}\.ya?ml$"
 
@@ -111,7 +115,7 @@ def blob_name(path: str | Path) -> str | None:
     st = _stat_key(path)
     if st is None:
         return None
-    raw = repr([CACHE_VERSION, st, _stat_key(paths.database_file())])
+    raw = repr([CACHE_VERSION, RUNTIME, st, _stat_key(paths.database_file())])
     return sha1_hex(raw.encode())[:20]
 
 
@@ -144,6 +148,9 @@ class ListStore:
     ):
         self._dirs = [paths.str_path(d) for d in dirs]
         self._cache = paths.str_path(cache_dir) if cache_dir is not None else paths.cache_folder()
+        # A read-only home's own cache folder, read when ours misses (None: none, or not
+        # looked for yet; False: looked for, none): a given cache_dir has none.
+        self._ro: str | bool | None = False if cache_dir is not None else None
         self._resolvers = resolvers
         self._meta: list[dict[str, Any]] | None = None
         self._loaded: dict[str, Banlist] = {}
@@ -196,7 +203,12 @@ class ListStore:
         return files
 
     def _key(self, files: list[str]) -> list[Any]:
-        return [CACHE_VERSION, _stat_key(paths.database_file()), [_stat_key(f) for f in files]]
+        return [
+            CACHE_VERSION,
+            RUNTIME,
+            _stat_key(paths.database_file()),
+            [_stat_key(f) for f in files],
+        ]
 
     def _index_path(self) -> Path:
         from pathlib import Path
@@ -205,15 +217,38 @@ class ListStore:
 
     def _index_file(self) -> str:
         # str(_index_path()), what the warm path opens
-        h = sha1_hex("\0".join(self._dirs).encode())[:12]
+        h = sha1_hex("\0".join([RUNTIME, *self._dirs]).encode())[:12]
         return paths.join(self._cache, f"lists-{h}{SUFFIX}")
+
+    def _ro_folder(self) -> str | None:
+        """The cache folder of a read-only home, when ours is another one (the private
+        folder ``paths.cache_folder`` picks then): what ``db import`` or ``update`` compiled
+        there is read, not compiled again on every command (issue 32: validate took 3–15 s
+        in a read-only home)."""
+        if self._ro is None:
+            ro = paths.read_only_cache_folder()
+            self._ro = ro if ro is not None and ro != self._cache else False
+        return self._ro if isinstance(self._ro, str) else None
+
+    def _read_blob(self, blob: str) -> Any:
+        """A compiled list's cache body from our folder, else the read-only home's."""
+        name = f"{blob}{SUFFIX}"
+        body = _read_cache(paths.join(self._cache, "lists", name))
+        if not isinstance(body, dict) and (ro := self._ro_folder()) is not None:
+            body = _read_cache(paths.join(ro, "lists", name))
+        return body
 
     def _index(self) -> list[dict[str, Any]]:
         if self._meta is not None:
             return self._meta
         files = self._files()
         key = self._key(files)
-        cached = _read_cache(self._index_file())
+        index = self._index_file()
+        cached = _read_cache(index)
+        if not (isinstance(cached, dict) and cached.get("key") == key):
+            ro = self._ro_folder()
+            if ro is not None:
+                cached = _read_cache(paths.join(ro, os.path.basename(index)))
         if isinstance(cached, dict) and cached.get("key") == key:
             self._meta = cached["lists"]
             return self._meta
@@ -230,7 +265,7 @@ class ListStore:
         writable = True
         for f in map(Path, names):
             blob = blob_name(f)
-            body = _read_cache(store / f"{blob}{SUFFIX}") if blob else None
+            body = self._read_blob(blob) if blob else None
             if not isinstance(body, dict):
                 from deckcheck.formats.compile import list_dict
 
@@ -290,7 +325,7 @@ class ListStore:
     def _load(self, m: dict[str, Any]) -> Banlist:
         got = self._loaded.get(m["blob"] or m["path"])
         if got is None:
-            body = _read_cache(paths.join(self._cache, "lists", f"{m['blob']}{SUFFIX}"))
+            body = self._read_blob(m["blob"])
             if not isinstance(body, dict):
                 # The cache lost a file under us: rebuild everything once.
                 self._meta = None
@@ -421,6 +456,8 @@ class ListStore:
             return got
         if os.path.isdir(file_part):
             raise InputError("is a folder, not a list file", where=file_part)
+        if os.path.exists(file_part):  # a FIFO, a device: there, but no list file (issue 32)
+            raise InputError(_NOT_A_LIST_FILE, where=file_part)
         raise DataError(
             f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
             f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
@@ -470,6 +507,10 @@ def default_resolvers() -> Resolvers:
     return installed_resolvers()
 
 
+#: What ``banlist import`` says too (formats.importer).
+_NOT_A_LIST_FILE = "not a regular file (a .yaml or .lflist.conf file is)"
+
+
 def load_list_file(
     ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
 ) -> Banlist:
@@ -479,7 +520,13 @@ def load_list_file(
     file_part, _, pick = ref.partition("#")
     path = Path(file_part).expanduser()
     if not path.is_file():
-        what = "is a folder, not a list file" if path.is_dir() else "list file not found"
+        what = (
+            "is a folder, not a list file"
+            if path.is_dir()
+            else _NOT_A_LIST_FILE  # a FIFO or device: never opened (no hang), not "not found"
+            if path.exists()
+            else "list file not found"
+        )
         raise InputError(what, where=str(path))
     resolvers = resolvers or default_resolvers()
     if path.suffix.lower() in (".yaml", ".yml"):
@@ -515,85 +562,3 @@ def load_list_file(
     from deckcheck.formats.compile import canonicalize
 
     return canonicalize(b, resolvers().list_key)
-
-
-# --------------------------------------------------------------------------- formats
-
-
-def _format_files(extra_files: Sequence[str | Path]) -> list[str]:
-    # plain strings, as the cache key holds them (no Path per file on the warm path)
-    files: list[str] = []
-    for d in (paths.join(paths.builtin_banlists_folder(), "formats"), paths.formats_folder()):
-        try:
-            files.extend(
-                e.path
-                for e in sorted(os.scandir(d), key=lambda e: e.name)
-                if e.name.endswith((".yaml", ".yml")) and e.is_file()
-            )
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-    for f in extra_files:
-        from pathlib import Path  # --format-file only
-
-        p = Path(f).expanduser()
-        if not p.is_file():
-            raise InputError("format file not found", where=str(p))
-        files.append(str(p.resolve()))
-    return files
-
-
-def load_formats(extra_files: Sequence[str | Path] = ()) -> dict[str, Format]:
-    """Every format by id: shipped, the user's ``formats_dir()``, then ``extra_files``
-    (later files win)."""
-    return {fid: format_from_dict(d) for fid, d in sorted(_compiled_formats(extra_files).items())}
-
-
-def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, Any]]:
-    """Every format by id in the cache's JSON shape (``extends`` merged), compiled when the
-    cache is cold."""
-    files = _format_files(extra_files)
-    key = [CACHE_VERSION, [_stat_key(f) for f in files]]
-    # Named by the set of files (which install, which --format-file) and then by their
-    # stats: a cache goes stale only within its own set, so two installs sharing a home
-    # (a venv and a pre-commit environment) or a run with --format-file do not remove each
-    # other's cache and compile again at every alternate run.
-    group = sha1_hex(repr(files).encode())[:8]
-    cache = paths.join(
-        paths.cache_folder(), f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX
-    )
-    merged = _read_cache(cache)
-    if not (isinstance(merged, dict) and merged.get("key") == key):
-        from pathlib import Path  # a cold cache only
-
-        from deckcheck.formats.compile import format_file, merge_formats
-
-        raw: dict[str, dict[str, Any]] = {}
-        for f in files:
-            d = format_file(Path(f))
-            raw[d["id"]] = d
-        merged = {"key": key, "formats": merge_formats(raw)}
-        try:
-            _write_cache(cache, merged)
-            from deckcheck import fsio
-
-            kept = Path(cache)
-            fsio.remove_others(kept, f"formats-{group}-*{SUFFIX}")  # those files, since changed
-            fsio.remove_others(kept, f"formats-{'[0-9a-f]' * 12}{SUFFIX}")  # an older naming
-            fsio.remove_others(kept, "formats-*.json")  # an older deckcheck's
-        except OSError:
-            pass  # a read-only home still validates; it just compiles every time
-    formats: dict[str, dict[str, Any]] = merged["formats"]
-    return formats
-
-
-def get_format(format_id: str, extra_files: Sequence[str | Path] = ()) -> Format:
-    """One format by id, with a clear error listing the known ids (only that one is
-    decoded from the cache)."""
-    known = _compiled_formats(extra_files)
-    got = known.get(format_id.strip().lower())
-    if got is None:
-        raise DataError(
-            f"unknown format {format_id!r}; known formats: {', '.join(sorted(known))} "
-            "(`deckcheck formats` describes them)"
-        )
-    return format_from_dict(got)

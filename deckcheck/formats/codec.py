@@ -25,6 +25,7 @@ def banlist_from_dict(d: dict[str, Any]) -> Banlist:
         source=d.get("source", ""),
         path=d.get("path", ""),
         date_exact=d.get("date_exact", True),
+        announced=dates.optional_date(d.get("announced")),
     )
 
 
@@ -35,6 +36,7 @@ def banlist_to_dict(b: Banlist) -> dict[str, Any]:
         "family": b.family,
         "effective": b.effective.isoformat(),
         "date_exact": b.date_exact,
+        "announced": b.announced.isoformat() if b.announced is not None else None,
         "source": b.source,
         "mode": b.mode,
         "limits": {str(k): v for k, v in b.limits.items()},
@@ -56,7 +58,7 @@ def _format_fields(d: dict[str, Any]) -> dict[str, Any]:
             out[k] = _size(v) or SizeRange(0, None)
         elif k == "skills":
             out[k] = _size(v)
-        elif k in ("pool", "extra_deck_types", "banned_types"):
+        elif k in ("pool", "universe", "extra_deck_types", "banned_types"):
             out[k] = frozenset(v or ())
         elif k == "release_cutoff":
             out[k] = dates.optional_date(v)

@@ -166,6 +166,7 @@ def list_dict(path: Path, cards: CardResolver, doc: Any = None) -> dict[str, Any
         "family": lf.family,
         "effective": lf.effective.isoformat(),
         "date_exact": lf.date_exact,
+        "announced": lf.announced.isoformat() if lf.announced is not None else None,
         "source": lf.source,
         "mode": lf.mode,
         "notes": lf.notes,
@@ -213,6 +214,37 @@ def format_file(path: Path) -> dict[str, Any]:
     return _jsonable(body)  # type: ignore[no-any-return]
 
 
+#: a video game's release region (``release_region``), by the format's ``game``
+GAME_REGIONS = {"master-duel": "masterduel", "duel-links": "duellinks"}
+
+
+def _check_pool(merged: dict[str, Any], where: str) -> None:
+    """The pool keys of a merged format agree: a Rush ``pool`` needs the Rush universe, a
+    video game's release dates only go with that game."""
+    universe = merged.get("universe") or ["ocg-tcg"]
+    if "rush" in (merged.get("pool") or ()) and "rush" not in universe:
+        raise DataError(
+            f"pool: [rush] but universe: {universe}: add 'universe: [rush]' (Rush cards are "
+            "outside the OCG/TCG universe)",
+            where=where,
+        )
+    game = merged.get("game") or "paper"
+    region = merged.get("release_region")
+    games = set(GAME_REGIONS.values())
+    if region in games and GAME_REGIONS.get(game) != region:
+        raise DataError(
+            f"release_region: {region} is a video game's; it needs 'game: "
+            f"{next(g for g, r in GAME_REGIONS.items() if r == region)}' (game is {game})",
+            where=where,
+        )
+    if game != "paper" and region not in (None, GAME_REGIONS[game]):
+        raise DataError(
+            f"game: {game} dates its cards by the game (release_region: {GAME_REGIONS[game]} "
+            f"or null), not by release_region: {region}",
+            where=where,
+        )
+
+
 def merge_formats(files: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Resolve ``extends`` (the child's keys win; changes accumulate, oldest first)."""
     out: dict[str, dict[str, Any]] = {}
@@ -240,6 +272,7 @@ def merge_formats(files: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]
             )
         if "name" not in merged:
             raise DataError("name: required key missing", where=own["path"])
+        _check_pool(merged, own["path"])
         out[fid] = merged
         return merged
 

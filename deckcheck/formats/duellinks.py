@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from deckcheck.datafile import shown_number
 from deckcheck.errors import InputError
 from deckcheck.formats.official import LIST_NAMES, NameMap, OfficialList, name_key
 from deckcheck.model import Banlist, Group
@@ -48,10 +49,14 @@ def read_devdb(path: Path, names: NameMap) -> list[OfficialList]:
     return out
 
 
-def _epoch_day(value: Any) -> dt.date:
-    if isinstance(value, (int, float)):
-        return dt.datetime.fromtimestamp(value / 1000, dt.UTC).date()
-    return dt.date.fromisoformat(str(value)[:10])  # Prisma may also store ISO text
+def _epoch_day(value: Any, where: str) -> dt.date:
+    try:
+        if isinstance(value, (int, float)):
+            return dt.datetime.fromtimestamp(value / 1000, dt.UTC).date()
+        return dt.date.fromisoformat(str(value)[:10])  # Prisma may also store ISO text
+    except (ValueError, OverflowError, OSError):  # a hostile number: year 10**20, NaN
+        shown = shown_number(value) if isinstance(value, int) else repr(value)[:40]
+        raise InputError(f"list date {shown} is not a date", where=where) from None
 
 
 def _replay(
@@ -64,7 +69,9 @@ def _replay(
     status: dict[str, str] = {}
     days: list[tuple[dt.date, dict[str, str]]] = []
     for raw_day, name, tid in rows:
-        day = _epoch_day(raw_day)
+        day = _epoch_day(raw_day, where)
+        if not isinstance(name, str):
+            raise InputError(f"card name {repr(name)[:40]} is not text", where=where)
         what = types.get(tid, "")
         if what == "No Longer on List":
             status.pop(name, None)

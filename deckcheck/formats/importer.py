@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +17,13 @@ from deckcheck.formats.compile import canonicalize
 from deckcheck.formats.listfile import to_yaml
 from deckcheck.formats.official import KonamiMap, Rejected
 from deckcheck.model import Banlist, Scope
+from deckcheck.records import Record, field, record
 
 __all__ = ["Conflict", "ImportResult", "import_lflists", "read_lists", "to_yaml"]
 
 
-@dataclass(frozen=True, slots=True)
-class Conflict:
+@record
+class Conflict(Record):
     """The same family and date read twice with different entries."""
 
     family: str
@@ -43,8 +43,8 @@ class Conflict:
         )
 
 
-@dataclass(slots=True)
-class ImportResult:
+@record(frozen=False, slots=True)
+class ImportResult(Record):
     written: list[Path] = field(default_factory=list)  # new or changed files
     unchanged: list[Path] = field(default_factory=list)
     lists: list[Banlist] = field(default_factory=list)
@@ -161,7 +161,7 @@ def import_lflists(
     if in_home and staging.in_state(target):
         # the installed lists: every list of this import lands in the next state, switched
         # in one step (a kill at any point leaves the old lists or the new, never a mix)
-        with staging.new_state() as st:
+        with staging.new_state(size_hint=_input_bytes(paths)) as st:
             st.lists.mkdir(exist_ok=True)
             result = _import(paths, st.lists, family, effective, konami, konami_missing)
         from deckcheck.formats.catalog import seed_cache
@@ -197,6 +197,18 @@ def _stable_names(result: ImportResult, built: Path, stable: Path) -> ImportResu
     result.unchanged = [name(p) for p in result.unchanged]
     result.lists = [b.replace(path=str(name(b.path))) if b.path else b for b in result.lists]
     return result
+
+
+def _input_bytes(paths: Sequence[Path]) -> int:
+    """What the inputs weigh: about what their lists take once written (the full-disk
+    message's estimate; ``staging.new_state``)."""
+    total = 0
+    for p in paths:
+        try:
+            total += Path(str(p).split("#", 1)[0]).stat().st_size
+        except OSError:
+            pass
+    return total
 
 
 def _import(

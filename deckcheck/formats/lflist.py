@@ -8,7 +8,8 @@ comments, ``$whitelist`` / ``$genesys`` switch the current list's mode, an entry
 * passcode 0 is ignored, as EDOPro does;
 * in a ``$genesys`` list the number is the card's points, not a copy limit;
 * a comment line ``#Limited 1`` / ``#Limited 2`` / ``#Limited 3`` opens a Speed Duel group
-  section (at most N cards in total from it); any other comment line closes it.
+  section (at most N cards in total from it); any other comment line closes it. A member
+  written with the group's number has no copy limit of its own (the group limits it).
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from deckcheck import datafile
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist, Group
+from deckcheck.records import Record, field, record
 
 MAX_BYTES = 16 * 1024 * 1024  # the YGOPro combined file is 0.7 MB; this is a sanity bound
 
@@ -30,11 +31,13 @@ _FULLWIDTH = {c: unicodedata.normalize("NFKC", chr(c)) for c in range(0xFF01, 0x
     0x3000: " "
 }
 _LINES = re.compile(r"\r\n|\n|\r")
+#: The copies a card may have when a list does not limit it.
+UNLIMITED = 3
 _GROUP_RE = re.compile(r"^#\s*limited\s+([123])\b", re.IGNORECASE)
 
 
-@dataclass(slots=True)
-class LfEntry:
+@record(frozen=False, slots=True)
+class LfEntry(Record):
     id: int
     count: int  # as written (-1 kept here; converted to 0 in to_banlist)
     comment: str  # the "--name" part, stripped
@@ -42,8 +45,8 @@ class LfEntry:
     group: str | None = None  # "Limited 1" … when inside a Speed group section
 
 
-@dataclass(slots=True)
-class LfList:
+@record(frozen=False, slots=True)
+class LfList(Record):
     name: str
     line: int
     whitelist: bool = False
@@ -242,9 +245,16 @@ def to_banlist(
         if lf.genesys:
             points[e.id] = e.count
             continue
-        limits[e.id] = max(e.count, 0)
         if e.group is not None:
             members[e.group].add(e.id)
+            if e.count == lf.groups[e.group]:
+                # "#Limited 1 / <id> 1": the group limits the card (at most 1 card of the
+                # group in all), not a copy limit of its own: two copies are DC406 only,
+                # never DC403 beside it (issue 32). A whitelist still admits the card.
+                if lf.whitelist:
+                    limits[e.id] = UNLIMITED
+                continue
+        limits[e.id] = max(e.count, 0)
     groups = tuple(
         Group(g, lim, frozenset(members[g])) for g, lim in lf.groups.items() if members[g]
     )
@@ -297,5 +307,9 @@ def write(lists: Iterable[Banlist], names: dict[int, str] | None = None) -> str:
                 out.extend(_line(c, n, nm(c)) for c in cards)
         for g in b.groups:
             out.append(f"#Limited {g.limit}" if g.name == f"Limited {g.limit}" else f"#{g.name}")
-            out.extend(_line(c, b.limits.get(c, g.limit), nm(c)) for c in sorted(g.cards))
+            # a member's line holds the group's limit (what EDOPro's files write), or its own
+            # lower one; read back, the list is the same (group, and no copy limit)
+            out.extend(
+                _line(c, min(b.limits.get(c, g.limit), g.limit), nm(c)) for c in sorted(g.cards)
+            )
     return "\n".join(out) + "\n"

@@ -13,12 +13,13 @@ import sqlite3
 import unicodedata
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from deckcheck.datafile import checked_id, shown_number
 from deckcheck.errors import InputError
 from deckcheck.model import Banlist
+from deckcheck.records import Record, field, record
 
 __all__ = [
     "FOLDER_FAMILIES",
@@ -79,8 +80,8 @@ MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-@dataclass(slots=True)
-class OfficialList:
+@record(frozen=False, slots=True)
+class OfficialList(Record):
     """One list read from an official file, with what did not map."""
 
     banlist: Banlist
@@ -94,8 +95,8 @@ class OfficialList:
         return len(b.limits) + len(b.points) + sum(len(g.cards) for g in b.groups)
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected:
+@record
+class Rejected(Record):
     """A list not put in force because its data looks broken upstream."""
 
     family: str
@@ -169,8 +170,16 @@ def _load_json(path: Path) -> Any:
         raise InputError(f"cannot read: {exc.strerror or exc}", where=str(path)) from None
     try:
         return json.loads(raw.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as exc:
+    except UnicodeDecodeError as exc:
         raise InputError(f"not valid JSON: {exc}", where=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc}", where=str(path)) from None
+    except ValueError:  # json.loads refuses an int over 4300 digits (int_max_str_digits)
+        raise InputError(
+            "not valid JSON: a number over 4300 digits long", where=str(path)
+        ) from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", where=str(path)) from None
 
 
 def _family(path: Path, family: str | None) -> str:
@@ -189,10 +198,23 @@ def _source(path: Path) -> str:
     return f"{_REPO_LR} data/{parent}/{path.name}" if parent else f"{_REPO_LR} {path.name}"
 
 
+#: The largest count or points value an official list may give a card: counts are 0-3 and
+#: Genesys points are at most the cap (100); a bigger number is a broken file (issue 32).
+MAX_COUNT = 1000
+
+
 def _count(v: Any, where: str, key: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-        raise InputError(f"entry {key!r}: {v!r} is not a count (0, 1, 2 or points)", where=where)
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_COUNT:
+        shown = shown_number(v) if isinstance(v, int) and not isinstance(v, bool) else repr(v)
+        raise InputError(
+            f"entry {_short(key)!r}: {shown} is not a count (0, 1, 2 or points up to {MAX_COUNT})",
+            where=where,
+        )
     return v
+
+
+def _short(key: str) -> str:
+    return key if len(key) <= 40 else f"{key[:40]}…"
 
 
 # --------------------------------------------------------------------------- yaml-yugi lists
@@ -220,10 +242,9 @@ def _vector(
     reg: dict[str, Any] = doc["regulation"]
     for key, v in reg.items():
         n = _count(v, where, key)
-        try:
-            kid = int(key)
-        except ValueError:
-            raise InputError(f"{key!r} is not a Konami id", where=where) from None
+        if not key.isascii() or not key.isdigit() or len(key) > 10:
+            raise InputError(f"{_short(key)!r} is not a Konami id", where=where)
+        kid = checked_id(int(key), f"Konami id {key!r}", where)
         ids = konami(kid, kind)
         if not ids:
             unmapped.append(str(kid))
@@ -350,6 +371,8 @@ def read_archive(
                 doc = json.loads(z.read(info).decode("utf-8-sig"))
             except (UnicodeDecodeError, ValueError) as exc:
                 raise InputError(f"not valid JSON: {exc}", where=where) from None
+            except RecursionError:
+                raise InputError("not valid JSON: nested too deeply", where=where) from None
             except (zipfile.BadZipFile, OSError, EOFError) as exc:
                 raise InputError(f"cannot read the archive: {exc}", where=where) from None
             source = f"{_REPO_LR} data/{folder}/{fname}"

@@ -7,9 +7,11 @@ compiled cache is stale).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from deckcheck.datafile import MAX_ID
 
 # --------------------------------------------------------------------------- lists
 
@@ -24,7 +26,7 @@ class _CardRef(BaseModel):
     # Extra keys (seed_name, seed_line, notes …) are for humans and are kept out of the model.
     model_config = ConfigDict(extra="allow")
 
-    id: int | None = Field(default=None, gt=0)
+    id: int | None = Field(default=None, gt=0, le=MAX_ID)  # checked before SQLite (issue 32)
     card: str | None = None
     name: str | None = None
 
@@ -53,7 +55,7 @@ class PointsEntry(_CardRef):
 class GroupModel(_Strict):
     name: str
     limit: int = Field(ge=0)
-    cards: list[int | str]
+    cards: list[Annotated[int, Field(gt=0, le=MAX_ID)] | str]
 
 
 class ListFile(_Strict):
@@ -61,12 +63,23 @@ class ListFile(_Strict):
     family: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     effective: dt.date
     date_exact: bool = True
+    #: the day Konami announced the list, where a source gives it (DC601)
+    announced: dt.date | None = None
     source: str = ""
     mode: Literal["blacklist", "whitelist"] = "blacklist"
     notes: list[str] = []
     entries: list[Entry] = []
     groups: list[GroupModel] = []
     points: list[PointsEntry] = []
+
+    @model_validator(mode="after")
+    def _announced_first(self) -> ListFile:
+        if self.announced is not None and self.announced > self.effective:
+            raise ValueError(
+                f"announced {self.announced.isoformat()} is after effective "
+                f"{self.effective.isoformat()}"
+            )
+        return self
 
 
 # --------------------------------------------------------------------------- formats
@@ -125,6 +138,8 @@ class FormatBody(_Strict):
     list_family: str | None = None
     forbidden_as_limited: bool | None = None
     pool: list[str] | None = None
+    universe: list[Literal["ocg-tcg", "rush"]] | None = Field(default=None, min_length=1)
+    game: Literal["paper", "master-duel", "duel-links"] | None = None
     release_region: str | None = None
     release_cutoff: dt.date | None = None
     skills: Size | None = None
@@ -132,6 +147,7 @@ class FormatBody(_Strict):
     extra_deck_types: list[_TYPES] | None = None
     banned_types: list[_TYPES] | None = None
     points_cap: int | None = Field(default=None, ge=0)
+    stale_after: int | None = Field(default=None, ge=1)
 
 
 class Change(_Strict):

@@ -10,7 +10,7 @@ from typing import Any
 from deckcheck import fsio, notes
 
 #: Bump when the cached layout changes.
-FORMAT_VERSION = 11
+FORMAT_VERSION = 12
 
 
 def _file_digest(path: Path) -> str:

@@ -4,7 +4,9 @@ normalized, in the sorted arrays and buckets each ranking step reads (and the ca
 from __future__ import annotations
 
 import pickle
+import re
 from array import array
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol, TypedDict
@@ -12,7 +14,7 @@ from typing import Any, Protocol, TypedDict
 from deckcheck.lookup.bag import build_bag
 from deckcheck.lookup.grams import GRAM, PARTIAL_GRAM, build_postings
 from deckcheck.lookup.nicknames import load_nicknames
-from deckcheck.lookup.normalize import normalize, script_of
+from deckcheck.lookup.normalize import normalize, normalize_words, script_of
 from deckcheck.model import UNOFFICIAL, Scope
 
 
@@ -54,6 +56,10 @@ class IndexData(TypedDict):
     official: set[int]  # cards with an OCG/TCG scope and no unofficial one
     cards: array[int]  # distinct cards, sorted
     card_start: array[int]  # card -> start of its entries (one past the end last)
+    # English word -> the katakana word the Japanese names write for it ("cyclone" ->
+    # サイクロン), learnt from the names themselves: the OCG name of a card ("Cyclone", サイクロン,
+    # for Mystical Space Typhoon) is then a candidate for its English words
+    katakana: dict[str, str]
 
 
 def is_official(card: Any) -> bool:
@@ -174,7 +180,52 @@ def build_data(db: CardSource, *, nick_path: Path | None = None, key: str = "") 
         "official": official,
         "cards": cards,
         "card_start": card_start,
+        "katakana": katakana_words(langs, ent_card, ent_lang, ent_name),
     }
+
+
+_KATAKANA = re.compile("[\u30a0-\u30ff]+")
+#: A word pair is learnt when at least this many cards hold both, and they are at least half
+#: of the cards holding either (Cyclone/サイクロン: 11 of 12 and 11 of 13).
+_MIN_PAIR = 3
+_MIN_SHARE = 0.5
+
+
+def katakana_words(
+    langs: list[str], ent_card: array[int], ent_lang: array[int], ent_name: list[str]
+) -> dict[str, str]:
+    """English word -> katakana word, from the cards named in both languages: the katakana
+    word most of the cards with the English word hold in their Japanese name, when most of
+    the cards with that katakana word hold the English word too (Cyclone Boomerang サイクロン・
+    ブーメラン, Double Cyclone ダブル・サイクロン, … -> "cyclone": サイクロン). Words only: a whole
+    Japanese name that is one katakana word (サイクロン) is then found for the English one."""
+    if "en" not in langs or "ja" not in langs:
+        return {}
+    en, ja = langs.index("en"), langs.index("ja")
+    words: dict[int, tuple[set[str], set[str]]] = {}
+    for e, code in enumerate(ent_lang):
+        if code == en:
+            words.setdefault(ent_card[e], (set(), set()))[0].update(
+                normalize_words(ent_name[e]).split()
+            )
+        elif code == ja and _KATAKANA.search(ent_name[e]):
+            words.setdefault(ent_card[e], (set(), set()))[1].update(
+                w for w in normalize_words(ent_name[e]).split() if _KATAKANA.fullmatch(w)
+            )
+    pairs: Counter[tuple[str, str]] = Counter()
+    of_en: Counter[str] = Counter()
+    of_ja: Counter[str] = Counter()
+    for en_words, ja_words in words.values():
+        if en_words and ja_words:
+            of_en.update(en_words)
+            of_ja.update(ja_words)
+            pairs.update((w, k) for w in en_words for k in ja_words)
+    best: dict[str, tuple[int, str]] = {}
+    for (w, k), n in pairs.items():
+        shared = n >= _MIN_PAIR and n >= _MIN_SHARE * max(of_en[w], of_ja[k])
+        if shared and (w not in best or (n, k) > best[w]):
+            best[w] = (n, k)
+    return {w: k for w, (_n, k) in best.items()}
 
 
 def _postings(buckets: list[Bucket]) -> dict[str, list[Any]]:

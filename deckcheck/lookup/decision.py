@@ -4,9 +4,9 @@
   whose name is written exactly as typed (only case, width and spacing folded), else when
   exactly one of them is an official OCG/TCG card (the others being prerelease copies,
   anime/custom versions, Rush reprints), that one; otherwise ambiguous.
-* prefix: never decides ("Raye" is not Starry Knight Rayel, a prefix of its French name):
-  ambiguous when several cards start with the query, unknown (with the suggestion) when one
-  does.
+* prefix or word: never decides ("Raye" is not Starry Knight Rayel, a prefix of its French
+  name, and need not be Sky Striker Ace - Raye, a whole word of its name): ambiguous when
+  several cards start with or hold the query, unknown (with the suggestion) when one does.
 * fuzzy: found when the best score is at least ``DECIDE[script]``, the next card scores at
   least ``MARGIN[script]`` less, the query has at least ``MIN_FUZZY_DECIDE[script]`` key
   characters, and no name merely starts with the query; ambiguous when two or more cards
@@ -54,7 +54,7 @@ def decide(query: str, ranked: list[Match], official: Set[int]) -> Resolution:
         if tier:
             winner = tiebreak(official, tier)
             return found(winner) if winner is not None else done("ambiguous", None, tier)
-    prefix = {m.card_id for m in ranked if m.how == "prefix"}
+    prefix = {m.card_id for m in ranked if m.how in ("prefix", "word")}
     if prefix:
         return done("ambiguous" if len(prefix) > 1 else "unknown", None, ranked)
     # Fuzzy (including "contains") only: decide when clearly ahead.

@@ -10,6 +10,7 @@ filters ``lookup.grams`` (n-gram postings) and ``lookup.bag`` (character counts)
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,15 +18,19 @@ from deckcheck.lookup import cache
 from deckcheck.lookup.cache import FORMAT_VERSION
 from deckcheck.lookup.data import CardSource, IndexData, build_data
 from deckcheck.lookup.decision import decide
+from deckcheck.lookup.langs import preferred_langs
 from deckcheck.lookup.nicknames import load_nicknames, nicknames_path
-from deckcheck.lookup.normalize import normalize, script_of
+from deckcheck.lookup.normalize import normalize, normalize_words, script_of
 from deckcheck.lookup.ranking import (
     DECIDE,
     MARGIN,
+    MIN_INFIX,
     MIN_PREFIX,
     PARTIAL_WEIGHT,
     SUGGEST_CUTOFF,
     Ranker,
+    _kth,
+    _offer,
 )
 from deckcheck.lookup.records import Match, Resolution
 
@@ -151,6 +156,48 @@ class Index(Ranker):
             return early[0]
         # Otherwise decide on, and suggest from, the very ranking ``search`` shows.
         return decide(query, ranked, self._official)
+
+    def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:
+        """``resolve``'s fastest path (a typo of a longer name): when no name starts with
+        the query and a fuzzy match scores at least ``DECIDE + MARGIN``, every match of the
+        whole ranking (``rank``) that scores above ``bound`` (the best fuzzy score minus the
+        margin), found through the n-gram filter; with that bound. None: the usual path.
+
+        Why the whole ranking holds nothing else above ``bound``: there are no id, exact,
+        nickname (``resolve`` tried them) nor prefix matches; the substring matches are
+        computed as there (whole-word ones may score up to 100); its
+        first fuzzy pass, at the cut-off computed as there, which must not exceed ``cut``,
+        keeps the best 40 hits, so every one of the fewer than 40 at or above ``cut``; the
+        best one (at least ``DECIDE``) decides, so the partial pass does not run; and every
+        fuzzy score not seen is below ``cut``, below ``bound`` once rounded.
+        """
+        key = normalize(query)
+        if not key:
+            return None
+        script = script_of(key)
+        lo = bisect_right(self._keys, key)
+        if bisect_left(self._keys, key + "\U0010ffff", lo) > lo:
+            return None  # a prefix never decides: the whole ranking is the suggestion list
+        margin = MARGIN[script]
+        top = self._hits_at_least(key, DECIDE[script] + margin)
+        if not top:
+            return None
+        # The winner's score as ``Match`` rounds it, minus the margin (and a hair, so that
+        # float subtraction cannot make the winner fall short of the margin).
+        bound = round(top[0][1], 1) - margin - 1e-9
+        cut = bound - 0.1  # a score below it stays below ``bound`` once rounded
+        hits = self._hits_at_least(key, cut)
+        limit = 10
+        if len(hits) >= max(limit * 4, 20):
+            return None
+        best: dict[int, Match] = {}
+        if len(key) >= MIN_INFIX[script]:
+            _offer(best, self._infix(key, lang, f" {normalize_words(query)} "))
+        if max(DECIDE[script] - margin, min(_kth(best, limit, self._rank_score), 100.0)) > cut:
+            return None
+        for kid, score in hits:
+            _offer(best, self._matches(kid, lang, score, "fuzzy"))
+        return self._order(best, preferred_langs(query, lang)), bound
 
     def _clear_winner(
         self, query: str, ranked: list[Match], bound: float, decided: bool

@@ -4,10 +4,19 @@ suggests; ``lookup.decision`` decides only when one card is clearly ahead):
 1. ``id``: the query is a passcode of the database (alternate artworks report their main card).
 2. ``exact``: the normalized query equals a normalized name in any language (or a reading).
 3. ``nickname``: ``card_db/nicknames.yaml`` (ash, imperm, nibiru, …).
-4. ``prefix``: a name starts with the query (score 90–100, longer coverage scores higher).
+4. ``prefix``: a name starts with the query: 95–100 when it ends on a word of the name
+   (Cyclone Blade for "Cyclone"), 90–95 inside one (Rayel for "Raye"), higher the more of
+   the name it covers; ``word``: the query's words are whole words later in a name (Sky
+   Striker Ace - Raye), scored alike, or a card's Japanese name is them in katakana (99:
+   "Cyclone" is Mystical Space Typhoon's OCG name サイクロン, ``IndexData.katakana``). Neither
+   decides; a whole-word match ranks above every fuzzy prefix (issue 32).
 5. ``fuzzy``: rapidfuzz ``fuzz.ratio`` over normalized names of the same script (score
-   0–100, cut off at ``SUGGEST_CUTOFF``), plus names that contain the query (score 60–90 by
-   the share of the name the query covers).
+   0–100, cut off at ``SUGGEST_CUTOFF``), plus names that contain the query inside a word
+   (score 60–90 by the share of the name the query covers).
+
+In steps 4 and 5 a card that is not official (anime, unofficial, Rush, Speed Duel skills)
+ranks as if it scored ``UNOFFICIAL_PENALTY`` less (its score is shown as is), below every
+``MARGIN``: no verdict changes, and the anime Cyclone Wing comes after the real cards.
 """
 
 from __future__ import annotations
@@ -19,14 +28,13 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace as _replace
 from typing import Any
 
 from deckcheck.lookup import grams
 from deckcheck.lookup.bag import Bag, BagData
 from deckcheck.lookup.data import Bucket, IndexData
 from deckcheck.lookup.langs import preferred_langs
-from deckcheck.lookup.normalize import normalize, raw_key, script_of
+from deckcheck.lookup.normalize import normalize, normalize_words, raw_key, script_of
 from deckcheck.lookup.records import Match
 from deckcheck.lookup.scan import _Scan
 from deckcheck.lookup.scan import pick_names as _pick_names
@@ -48,7 +56,11 @@ MIN_PREFIX = {0: 4, 1: 2, 2: 2}
 #: Shortest query for substring ("contains") suggestions.
 MIN_INFIX = {0: 4, 1: 2, 2: 2}
 
-_TIER = {"id": 0, "exact": 1, "nickname": 2, "prefix": 3, "fuzzy": 3}
+#: How much lower a match of a card that is not official ranks in steps 4 and 5 (below every
+#: ``MARGIN``: a verdict never changes for it).
+UNOFFICIAL_PENALTY = 5.0
+
+_TIER = {"id": 0, "exact": 1, "nickname": 2, "prefix": 3, "word": 3, "fuzzy": 3}
 _MAX_SCAN = 400  # prefix / substring hits examined per query (short queries hit thousands)
 
 
@@ -79,6 +91,8 @@ class Ranker:
         self._printing_count: dict[int, int] | None = None
         self._offsets: array[int] | None = None
         self._display: dict[tuple[int, str | None], str] = {}  # display_name, per card and lang
+        self._words: dict[int, str] = {}  # entry -> " its words " (normalize_words), on use
+        self._katakana: dict[str, str] = data["katakana"]
 
     def _gram_postings(self, which: str) -> list[Any]:
         """Per bucket, the n-gram postings for ``fuzz.ratio`` ("ratio") or
@@ -218,19 +232,47 @@ class Ranker:
         card, nick = got
         return Match(card, self.display_name(card, lang), nick, "nickname", 100.0, "nickname")
 
-    def _prefix(self, key: str, lang: str | None) -> list[Match]:
+    def _has_words(self, kid: int, words: str) -> bool:
+        """Whether a name of key ``kid`` holds ``words`` (" a b ", folded) as whole words."""
+        cache = self._words
+        if len(cache) >= 65536:
+            cache.clear()  # bounded: a long-lived process searches many names
+        for e in self._postings(kid):
+            got = cache.get(e)
+            if got is None:
+                got = cache[e] = f" {normalize_words(self._ent_name[e])} "
+            if words in got:
+                return True
+        return False
+
+    def _katakana_name(self, words: str, lang: str | None) -> list[Match]:
+        """The cards whose Japanese name is the query's English words written in katakana
+        (an OCG name: "Cyclone" -> サイクロン, Mystical Space Typhoon), as ``word`` matches."""
+        got = [self._katakana.get(w) for w in words.split()]
+        if not got or None in got:
+            return []
+        key = normalize("".join(k for k in got if k))
+        i = bisect_left(self._keys, key)
+        if i == len(self._keys) or self._keys[i] != key:
+            return []
+        # The Japanese name as the one that matched, the card shown in ``lang``.
+        return [self._match(e, lang, 99.0, "word") for e in self._best_entry(i, "ja").values()]
+
+    def _prefix(self, key: str, lang: str | None, words: str) -> list[Match]:
         lo = bisect_right(self._keys, key)  # the exact key itself is step 2
         hi = bisect_left(self._keys, key + "\U0010ffff", lo)
         out: list[Match] = []
         printings = self._printings()
         for kid in range(lo, min(hi, lo + _MAX_SCAN)):
-            score = 90.0 + 10.0 * len(key) / len(self._keys[kid])
+            # The query ending on a word of the name ranks above one ending inside a word.
+            whole = 95.0 if self._has_words(kid, words) else 90.0
+            score = whole + 5.0 * len(key) / len(self._keys[kid])
             for m in self._matches(kid, lang, score, "prefix"):
                 # Prefixes never decide; among them, the card reprinted in the most artworks
                 # is the one a player most likely means ("blue-eyes" -> Blue-Eyes White
                 # Dragon, 16 printings, before Blue-Eyes Jet Dragon): at most +1.
                 bonus = min(printings.get(m.card_id, 1) - 1, 10) * 0.1
-                out.append(_replace(m, score=round(m.score + bonus, 1)) if bonus else m)
+                out.append(m.replace(score=round(m.score + bonus, 1)) if bonus else m)
         return out
 
     def _printings(self) -> dict[int, int]:
@@ -239,17 +281,22 @@ class Ranker:
             self._printing_count = dict(Counter(self._ids.values()))
         return self._printing_count
 
-    def _infix(self, key: str, lang: str | None) -> list[Match]:
-        """Names that contain the query but do not start with it (score 60–90), the first
-        ``_MAX_SCAN`` of them in key order."""
+    def _infix(self, key: str, lang: str | None, words: str) -> list[Match]:
+        """Names that contain the query but do not start with it, the first ``_MAX_SCAN`` of
+        them in key order: as whole words ``word`` (95–100), else ``fuzzy`` (60–90)."""
         kids = self._containing(key)
         if kids is None:
-            return self._infix_scan(key, lang)
+            return self._infix_scan(key, lang, words)
         out: list[Match] = []
         for kid in kids[:_MAX_SCAN]:
-            score = 60.0 + 30.0 * len(key) / len(self._keys[kid])
-            out.extend(self._matches(kid, lang, score, "fuzzy"))
+            out.extend(self._infix_matches(kid, key, lang, words))
         return out
+
+    def _infix_matches(self, kid: int, key: str, lang: str | None, words: str) -> list[Match]:
+        share = len(key) / len(self._keys[kid])
+        if self._has_words(kid, words):
+            return self._matches(kid, lang, 95.0 + 5.0 * share, "word")
+        return self._matches(kid, lang, 60.0 + 30.0 * share, "fuzzy")
 
     def _containing(self, key: str) -> list[int] | None:
         """Ids of the keys that contain ``key`` after their start, ascending; through the
@@ -268,7 +315,7 @@ class Ranker:
         out.sort()
         return out
 
-    def _infix_scan(self, key: str, lang: str | None) -> list[Match]:
+    def _infix_scan(self, key: str, lang: str | None, words: str) -> list[Match]:
         # The same as ``_infix`` by one pass over every key (for keys shorter than a gram).
         if self._joined is None:
             self._joined = "\n" + "\n".join(self._keys) + "\n"
@@ -286,9 +333,7 @@ class Ranker:
         while pos != -1 and n < _MAX_SCAN:
             kid = bisect_right(offsets, pos) - 1
             if pos != offsets[kid]:  # prefixes are step 4
-                k = self._keys[kid]
-                score = 60.0 + 30.0 * len(key) / len(k)
-                out.extend(self._matches(kid, lang, score, "fuzzy"))
+                out.extend(self._infix_matches(kid, key, lang, words))
                 n += 1
             nxt = joined.find("\n", pos)
             pos = joined.find(key, nxt)
@@ -450,9 +495,12 @@ class Ranker:
             # else is decided on the whole ranking (the one ``search`` shows).
             return ranked()
         script = script_of(key)
-        offer(self._prefix(key, lang))
+        words = f" {normalize_words(query)} "
+        if script == 0:
+            offer(self._katakana_name(words, lang))
+        offer(self._prefix(key, lang, words))
         if len(key) >= MIN_INFIX[script]:
-            offer(self._infix(key, lang))
+            offer(self._infix(key, lang, words))
         # Fuzzy in widening passes over one scan whose length window only grows (each name
         # is compared once); a higher cut-off means a narrower window (faster).
         # 1. cut-off DECIDE - MARGIN: every rival that could block a decision;
@@ -461,13 +509,15 @@ class Ranker:
         decide, margin = DECIDE[script], MARGIN[script]
         scan = _Scan(key, self._buckets[script], self._bag(script), SUGGEST_CUTOFF)
 
+        rank_score = self._rank_score
+
         def full(floor: float) -> bool:
-            # ``limit`` cards already score at least ``floor``: a pass whose scores all stay
-            # below it cannot change the first ``limit`` (skipping it is lossless).
-            return sum(1 for m in best.values() if m.score >= floor) >= limit
+            # ``limit`` cards already rank as scoring at least ``floor``: a pass whose scores
+            # all stay below it cannot change the first ``limit`` (skipping it is lossless).
+            return sum(1 for m in best.values() if rank_score(m) >= floor) >= limit
 
         def kth() -> float:
-            return _kth(best, limit)
+            return _kth(best, limit, rank_score)
 
         # Many prefixes already (short queries): only fuzzy scores above the ``limit``-th
         # can change the first ``limit`` or the verdict; a higher cut-off is a narrower scan.
@@ -506,61 +556,27 @@ class Ranker:
             offer(self._partial(key, lang, limit, kth()))
         return ranked()
 
+    def _rank_score(self, m: Match) -> float:
+        """The score ``m`` ranks by: its own, ``UNOFFICIAL_PENALTY`` less for a prefix, word
+        or fuzzy match of a card that is not official (anime, unofficial, Rush, skills)."""
+        if _TIER[m.how] < 3 or m.card_id in self._official:
+            return m.score
+        return m.score - UNOFFICIAL_PENALTY
+
     def _order(self, best: dict[int, Match], pref: frozenset[str]) -> list[Match]:
         # Ties: official OCG/TCG cards first, then a name in the language (or script) the
         # user asked for or typed.
+        rank_score = self._rank_score
         return sorted(
             best.values(),
             key=lambda m: (
                 min(_TIER[m.how], 3),
-                -m.score,
+                -rank_score(m),
                 m.card_id not in self._official,
                 m.lang not in pref,
                 m.card_id,
             ),
         )
-
-    def _clear_ranking(self, query: str, lang: str | None) -> tuple[list[Match], float] | None:
-        """``resolve``'s fastest path (a typo of a longer name): when no name starts with
-        the query and a fuzzy match scores at least ``DECIDE + MARGIN``, every match of the
-        whole ranking (``rank``) that scores above ``bound`` (the best fuzzy score minus the
-        margin), found through the n-gram filter; with that bound. None: the usual path.
-
-        Why the whole ranking holds nothing else above ``bound``: there are no id, exact,
-        nickname (``resolve`` tried them) nor prefix matches; the substring matches are
-        computed as there (they score below 90: skipped when the bound is higher); its
-        first fuzzy pass, at the cut-off computed as there, which must not exceed ``cut``,
-        keeps the best 40 hits, so every one of the fewer than 40 at or above ``cut``; the
-        best one (at least ``DECIDE``) decides, so the partial pass does not run; and every
-        fuzzy score not seen is below ``cut``, below ``bound`` once rounded.
-        """
-        key = normalize(query)
-        if not key:
-            return None
-        script = script_of(key)
-        lo = bisect_right(self._keys, key)
-        if bisect_left(self._keys, key + "\U0010ffff", lo) > lo:
-            return None  # a prefix never decides: the whole ranking is the suggestion list
-        margin = MARGIN[script]
-        top = self._hits_at_least(key, DECIDE[script] + margin)
-        if not top:
-            return None
-        # The winner's score as ``Match`` rounds it, minus the margin (and a hair, so that
-        # float subtraction cannot make the winner fall short of the margin).
-        bound = round(top[0][1], 1) - margin - 1e-9
-        cut = bound - 0.1  # a score below it stays below ``bound`` once rounded
-        hits = self._hits_at_least(key, cut)
-        limit = 10
-        if len(hits) >= max(limit * 4, 20):
-            return None
-        best: dict[int, Match] = {}
-        if cut < 90.0 and len(key) >= MIN_INFIX[script]:
-            _offer(best, self._infix(key, lang))
-        if max(DECIDE[script] - margin, min(_kth(best, limit), 100.0)) > cut:
-            return None
-        for kid, score in hits:
-            _offer(best, self._matches(kid, lang, score, "fuzzy"))
-        return self._order(best, preferred_langs(query, lang)), bound
 
 
 def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
@@ -571,11 +587,13 @@ def _offer(best: dict[int, Match], ms: Iterable[Match]) -> None:
             best[m.card_id] = m
 
 
-def _kth(best: dict[int, Match], limit: int) -> float:
-    """The score a new match must reach to enter the first ``limit`` (0: room left)."""
+def _kth(best: dict[int, Match], limit: int, rank_score: Callable[[Match], float]) -> float:
+    """The score a new match must reach to enter the first ``limit`` (0: room left): the
+    ``limit``-th best ``rank_score``, never above a match's own score, so a pass skipped
+    for scores under it is still lossless."""
     if len(best) < limit:
         return 0.0
-    return sorted((m.score for m in best.values()), reverse=True)[limit - 1]
+    return sorted((rank_score(m) for m in best.values()), reverse=True)[limit - 1]
 
 
 #: ``probe(ranking so far, bound, decided) -> stop here``: see ``Ranker._ranked``.

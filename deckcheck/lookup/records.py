@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from deckcheck.records import Record, record
 
 Status = Literal["found", "ambiguous", "unknown"]
 
 
-@dataclass(frozen=True, slots=True)
-class Match:
+@record
+class Match(Record):
     """One card that a query matched, with the name that matched and how."""
 
     card_id: int  # canonical passcode (artwork alternates collapse to one card)
@@ -17,11 +18,11 @@ class Match:
     matched: str  # the name (any language) that matched
     lang: str  # language of `matched` ("en", "ja", "zh-CN", …, "nickname", "id")
     score: float  # 0–100
-    how: str  # "id" | "exact" | "nickname" | "prefix" | "fuzzy"
+    how: str  # "id" | "exact" | "nickname" | "prefix" | "word" | "fuzzy"
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+@record
+class Resolution(Record):
     """The verdict on one query: a card, several too close to call, or none."""
 
     status: Status

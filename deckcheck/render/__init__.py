@@ -1,18 +1,17 @@
 """Output kinds for validation reports, one class per kind, all fed the same ``DeckReport``s.
 
-A renderer is streamed: ``start(meta)``, then ``deck(report)`` once per deck as it is checked,
-then ``finish(summary)``; nothing is kept per deck, so memory stays flat as a folder grows.
+A renderer is streamed (``batch.stream``): ``start(meta)``, then ``deck(report)`` once per deck
+as it is checked (or ``write_decks`` of what a worker rendered), then ``finish(summary)``;
+nothing is kept per deck, so memory stays flat as a folder grows.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable
 from typing import IO, Any
 
 from deckcheck.render.base import Meta, Renderer
-from deckcheck.report import DeckReport, Summary
 
 KINDS: dict[str, tuple[str, str]] = {
     "text": ("deckcheck.render.text", "TextRenderer"),
@@ -66,15 +65,4 @@ def escaping(stream: Any) -> Any:
     return stream
 
 
-def stream(renderer: Renderer, meta: Meta, reports: Iterable[DeckReport], strict: bool) -> Summary:
-    """Feed ``reports`` to ``renderer`` as they come; the summary the exit code is taken from."""
-    renderer.start(meta)
-    summary = Summary()
-    for report in reports:
-        summary.add(report, strict)
-        renderer.deck(report)
-    renderer.finish(summary)
-    return summary
-
-
-__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "stream", "use_color"]
+__all__ = ["KINDS", "Meta", "Renderer", "default_kind", "escaping", "make", "use_color"]

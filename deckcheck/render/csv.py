@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from typing import Any
 
 from deckcheck.render.base import Meta, Renderer
 from deckcheck.render.common import one_line
@@ -43,18 +44,41 @@ def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: a string that starts like a formula
+    (``=HYPERLINK(…)`` as a deck file or player name) gets a leading ``'`` (OWASP's rule);
+    numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """``csv.writer`` whose every row goes through ``cell``."""
+
+    def __init__(self, out: Any):
+        self._writer = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._writer.writerow([cell(v) for v in row])
+
+
 class CsvRenderer(Renderer):
     per_deck = False
     text_per_deck = True
 
     def start(self, meta: Meta) -> None:
         super().start(meta)
-        self.writer = csv.writer(self.out, lineterminator="\n")
+        self.writer = _SafeWriter(self.out)
         self.writer.writerow(DECK_HEADER if self.per_deck else HEADER)
 
     def decks_text(self, reports: Iterable[DeckReport]) -> str:
         writer, buf = self.writer, io.StringIO()
-        self.writer = csv.writer(buf, lineterminator="\n")  # the rows ``deck`` writes
+        self.writer = _SafeWriter(buf)  # the rows ``deck`` writes
         try:
             for report in reports:
                 self.deck(report)

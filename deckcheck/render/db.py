@@ -58,6 +58,7 @@ def info_text(info: dict[str, Any]) -> str:
                 f"  {s['path']}  {s['kind']}, {s['rows']} rows, {s['mapped']} mapped, "
                 f"{s['unmapped']} not mapped, sha256 {s['sha256']}, imported {s['imported_at']}"
             )
+    lines += _games_text(info.get("games") or {})
     if info.get("update"):
         lines.append("installed by 'deckcheck update':")
         for key, u in sorted(info["update"].items()):
@@ -71,3 +72,27 @@ def info_text(info: dict[str, Any]) -> str:
             f"{r.get('reason')}; the previous list stays in force"
         )
     return "\n".join(one_line(line) for line in lines)
+
+
+#: the games' names in ``db info`` (``gamepool.info``'s keys are the formats' ids)
+_GAME_NAMES = {"master-duel": "Master Duel", "duel-links": "Duel Links"}
+
+
+def _games_text(games: dict[str, Any]) -> list[str]:
+    """``db info``'s lines on the video games: cards each source puts in the game, the cards
+    no source puts there, the cards its official lists name; or what to install."""
+    lines = ["games:"] if games else []
+    for fid, row in games.items():
+        name = _GAME_NAMES.get(fid, fid)
+        named = row.get("named_by_official_lists", 0)
+        if row.get("missing"):
+            lines.append(f"  {name}: {row['missing']} ({named} cards named by its official lists)")
+            continue
+        cards = dict(row.get("cards") or {})
+        total, absent = cards.pop("any", 0), cards.pop("absent", 0)
+        by = ", ".join(f"{k} {n}" for k, n in cards.items())
+        lines.append(
+            f"  {name}: {total} cards in the game ({by}), {absent} known not to be; "
+            f"{named} named by its official lists"
+        )
+    return lines

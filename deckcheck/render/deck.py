@@ -132,11 +132,20 @@ def stats_json(
     return json.dumps(doc, ensure_ascii=False, indent=2)
 
 
-def groups_text(hand: int, n_main: int, groups: list[Any], p_each: float | None) -> str:
-    """Cards named with --card: only their odds (at least one of each group)."""
-    rows = [[f"{o.p_any * 100:.2f}%", o.copies, o.label] for o in groups]
+def groups_text(
+    hand: int, n_main: int, groups: list[Any], p_each: float | None, exact_table: bool = False
+) -> str:
+    """Cards named with --card: only their odds (at least one of each group; with
+    ``exact_table``, P(exactly k) of the group's copies too)."""
+    rows: list[list[object]] = []
+    for o in groups:
+        row: list[object] = [f"{o.p_any * 100:.2f}%", o.copies, o.label]
+        if exact_table:
+            row.append(_exactly(o))
+        rows.append(row)
+    heads = ["P(≥1)", "COPIES", "CARDS"] + (["P(exactly k)"] if exact_table else [])
     out = [f"Opening hand of {hand} from {n_main}:"]
-    out += ["  " + line for line in table(["P(≥1)", "COPIES", "CARDS"], rows, right=(0, 1))]
+    out += ["  " + line for line in table(heads, rows, right=(0, 1))]
     if p_each is not None and len(groups) > 1:
         out.append(f"  P(at least one of each of the {len(groups)}): {p_each * 100:.2f}%")
     return "\n".join(out)
@@ -170,8 +179,12 @@ def stats_text(
     for o in sorted(per_card, key=lambda o: -o.p_any):
         row: list[object] = [f"{o.p_any * 100:.2f}%", o.copies, o.label]
         if exact_table:
-            row.append(" ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly)))
+            row.append(_exactly(o))
         odds_rows.append(row)
     heads = ["P(≥1)", "COPIES", "CARD"] + (["P(exactly k)"] if exact_table else [])
     out += ["  " + line for line in table(heads, odds_rows, right=(0, 1))]
     return "\n".join(out)
+
+
+def _exactly(o: Any) -> str:
+    return " ".join(f"{k}:{p * 100:.2f}%" for k, p in enumerate(o.exactly))

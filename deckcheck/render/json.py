@@ -109,9 +109,9 @@ def finding_json(f: Finding, heads: Heads | None = None) -> str:
 
 def deck_text(report: DeckReport, heads: Heads | None = None) -> str:
     """``_dumps`` of a deck's JSON object (``deck_json``), built from strings: one dict per
-    deck and per finding less, same bytes. Written by hand because it pays: 9% of the per-deck
-    instructions of ``validate -o json`` (benchmarks/README.md, performance paths;
-    tests/render/test_json_fast.py holds it to ``json.dumps``)."""
+    deck and per finding less, same bytes. Written by hand because it pays: 8% of a batch's per-deck
+    cost (docs/ARCHITECTURE.md, performance paths; tests/render/test_json_fast.py holds it to
+    ``json.dumps``)."""
     try:
         c = report.counts
         if (

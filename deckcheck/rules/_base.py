@@ -220,6 +220,8 @@ class Context:
         "counted",
         "epoch",
         "memos",
+        "game",
+        "newest",
     )
 
     def __init__(
@@ -257,6 +259,11 @@ class Context:
         self.epoch = 0
         #: the engine's memos by name (``memo``); a fresh set when none is given
         self.memos: dict[str, Memo] = {} if memos is None else memos
+        #: what the run knows of the format's video game (``rules.pool.GamePool``; None: the
+        #: cards' own data) and the newest installed list of the format's family (DC602;
+        #: None: not known, or a list was named)
+        self.game: Any = None
+        self.newest: Banlist | None = None
 
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
     #: because rules ask it for every entry of every deck.
@@ -342,8 +349,9 @@ class Context:
 
 class Memo:
     """One rule's per-card answers for one (format, list, date): what a batch would otherwise
-    work out again for every deck that holds the card. An engine owns its memos
-    (``Context.memo``), so two engines share none. An answer is stored with the ``Card``
+    work out again for every deck that holds the card (46% of a batch's per-deck cost,
+    docs/ARCHITECTURE.md, performance paths). An engine owns its memos (``Context.memo``), so
+    two engines share none. An answer is stored with the ``Card``
     it was worked out for and is only used for that very object (``table[id] = (card,
     answer)``; compare with ``is``), so a card source that answers differently gets fresh
     work. Formats, lists and cards are immutable records.

@@ -6,25 +6,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Finding
 from deckcheck.rules._base import Context, plural
 
 NAME = "groups"
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return banlist is None or not banlist.groups
-
-
 def check(ctx: Context) -> Iterator[Finding]:
-    if idle(ctx.fmt, ctx.banlist, ctx.date, ctx.points_cap):
+    if ctx.banlist is None or not ctx.banlist.groups:
         return
-    assert ctx.banlist is not None
     for group in ctx.banlist.groups:
         members = [
             t

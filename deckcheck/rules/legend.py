@@ -10,24 +10,18 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format, Scope
+from deckcheck.model import Finding, Scope
 from deckcheck.rules._base import Context, Tally, plural
 
 NAME = "legend"
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return fmt.legend == "none"
-
-
 def check(ctx: Context) -> Iterator[Finding]:
     rule = ctx.fmt.legend
-    if idle(ctx.fmt, ctx.banlist, ctx.date, ctx.points_cap):
+    if rule == "none":
         return
     played: dict[int, int] = {}  # canonical -> copies in Main + Extra
     for e, card in ctx.entries:

@@ -12,11 +12,10 @@ effective date. Unlisted cards of a whitelist list are DC405 (see ``pool``).
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable, Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import STATUS_NAMES, Banlist, Card, Finding, Format
+from deckcheck.model import STATUS_NAMES, Banlist, Card, Finding
 from deckcheck.rules._base import Context, Counted, Tally, of_card, plural
 
 NAME = "limits"
@@ -33,6 +32,12 @@ def listed_limit(banlist: Banlist, t: Tally, passcodes: Iterable[int] = ()) -> i
     applies to all copies. None: the list does not name the card.
     """
     return _limit(banlist.limits, t.card, t.canonical, passcodes)
+
+
+def listed(banlist: Banlist, card: Card, passcode: int) -> int | None:
+    """The list's limit for one copy of printing ``passcode`` (``card``), read as ``check``
+    reads it (``deckcheck.cardstatus``, ``card show``); None: the list does not name it."""
+    return _limit(banlist.limits, card, card.canonical, (passcode,))
 
 
 def _limit(
@@ -61,11 +66,6 @@ def _limit(
         if got is not None:
             found.append(got)
     return min(found) if found else None
-
-
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return banlist is None
 
 
 def check(ctx: Context) -> Iterator[Finding]:

@@ -8,27 +8,19 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Finding
 from deckcheck.rules._base import Context
 
 NAME = "points"
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    cap = points_cap if points_cap is not None else fmt.points_cap
-    return cap is None or banlist is None or not banlist.points
-
-
 def check(ctx: Context) -> Iterator[Finding]:
-    if idle(ctx.fmt, ctx.banlist, ctx.date, ctx.points_cap):
-        return
     cap = ctx.points_cap if ctx.points_cap is not None else ctx.fmt.points_cap
-    assert cap is not None and ctx.banlist is not None
+    if cap is None or ctx.banlist is None or not ctx.banlist.points:
+        return
     pts = ctx.banlist.points
     spent = []
     # Per printing: a list keeps a "treated as" card under its own passcode (Genesys prices

@@ -7,33 +7,29 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 
-from deckcheck.model import SUBTYPE_BITS, Banlist, Finding, Format
+from deckcheck.model import SUBTYPE_BITS, Finding, Format
 from deckcheck.rules._base import Context, of_card
 
 NAME = "types"
 _KINDS = ("monster", "spell", "trap", "token", "skill")
 
 
-def _banned(fmt: Format) -> list[str]:
+def banned(fmt: Format) -> list[str]:
+    """The card types ``fmt`` bans, as ``card.has_type`` names them (``deckcheck.cardstatus``
+    asks it too)."""
     return [t for t in sorted(fmt.banned_types) if t in SUBTYPE_BITS or t in _KINDS]
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """True when ``check`` yields nothing for any deck (the engine then skips it)."""
-    return not _banned(fmt)
-
-
 def check(ctx: Context) -> Iterator[Finding]:
-    banned = _banned(ctx.fmt)
-    if not banned:
+    kinds = banned(ctx.fmt)
+    if not kinds:
         return
     for t in ctx.tallies.values():
         if t.card is None:
             continue
-        hit = [b for b in banned if t.card.has_type(b)]
+        hit = [b for b in kinds if t.card.has_type(b)]
         if hit:
             yield of_card(
                 "DC409",

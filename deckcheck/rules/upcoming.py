@@ -1,15 +1,18 @@
 """Announced lists: a deck legal on the event date that the next announced list makes illegal.
 
 * DC601 ``upcoming-list``: a warning, not an error. A list of the format's family dated after
-  the event date is "upcoming" (announced, not yet in force; ``banlist list`` marks it). When
-  a deck that is legal on the event date breaks that list (a card Forbidden, Limited or
-  Semi-Limited over its copies, a group over its total, points over the cap, a card off a
-  whitelist), one warning names the cards, their new status and the day the list takes
-  effect. Only the next announced list is compared, and only when no list was named with
+  the event date is "upcoming" (not yet in force; ``banlist list`` marks it), and it is
+  *announced* on the event date when its announcement date (``announced:`` in the list file)
+  is known and not after the event date; when only its effective date is known, it counts as
+  announced from 21 days before it takes effect (Konami's usual notice), never earlier. When
+  a deck that is legal on the event date breaks the next list announced by then (a card
+  Forbidden, Limited or Semi-Limited over its copies, a group over its total, points over the
+  cap, a card off a whitelist), one warning names the cards, their new status and the day the
+  list takes effect. Only the next list is compared, and only when no list was named with
   ``--banlist``. The deck's verdict (exit code) does not change, except under ``--strict``.
 
-The comparison needs the next list, so the batch engine runs it after the deck is judged
-(``compare``); ``check`` yields nothing.
+The comparison needs the next list, so the engine runs it after the deck is judged
+(``compare``, from ``validate.validate_deck``); ``check`` yields nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Finding, Format
+from deckcheck.model import Banlist, Finding
 from deckcheck.report import DeckReport
 from deckcheck.rules._base import Context
 
@@ -28,24 +31,35 @@ NAME = "upcoming"
 _LIST_CODES = frozenset({"DC402", "DC403", "DC404", "DC405", "DC406", "DC407"})
 
 
-def idle(fmt: Format, banlist: Banlist | None, date: dt.date, points_cap: int | None) -> bool:
-    """Always: ``check`` yields nothing (the engine skips it; ``compare`` does the work)."""
-    return True
-
-
 def check(ctx: Context) -> Iterator[Finding]:
     return iter(())
 
 
+#: days before its effective date from which a list counts as announced when its
+#: announcement date is not known (Konami announces TCG/OCG lists about two to three weeks
+#: ahead)
+NOTICE_DAYS = 21
+
+
+def announced_on(b: Banlist) -> dt.date:
+    """The day list ``b`` counts as announced: its ``announced`` date when known, else
+    ``NOTICE_DAYS`` before it takes effect."""
+    if b.announced is not None:
+        return b.announced
+    return b.effective - dt.timedelta(days=NOTICE_DAYS)
+
+
 def next_list(store: Any, family: str, date: dt.date) -> Banlist | None:
-    """The first list of ``family`` that takes effect after ``date`` (announced), or None."""
+    """The first list of ``family`` that takes effect after ``date``, when it is announced
+    on ``date`` (``announced_on``); else None."""
     first_after = getattr(store, "first_after", None)
     if first_after is not None:  # a ListStore: loads that one list, not the family's history
-        return first_after(family, date)  # type: ignore[no-any-return]
-    for b in store.lists(family):
-        if b.effective > date:
-            return b  # type: ignore[no-any-return]
-    return None
+        got: Banlist | None = first_after(family, date)
+    else:
+        got = next((b for b in store.lists(family) if b.effective > date), None)
+    if got is None or announced_on(got) > date:
+        return None
+    return got
 
 
 def compare(report: DeckReport, later: DeckReport, upcoming: Banlist) -> DeckReport:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 
 from deckcheck.errors import InputError
 from deckcheck.model import SUBTYPE_BITS
+from deckcheck.records import Record, record
 
 
 class QueryError(InputError):
@@ -128,8 +128,8 @@ _OPS = ("!=", ">=", "<=", ":", "=", ">", "<")
 _TERM_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*)(!=|>=|<=|:|=|>|<)(.*)$")
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
+@record
+class Term(Record):
     """One filter: ``key op value`` (key canonical, value parsed)."""
 
     text: str  # as written, for messages
@@ -140,18 +140,18 @@ class Term:
     arg: str | None = None  # format / region a term is about (f:, banned:, limit:, released)
 
 
-@dataclass(frozen=True, slots=True)
-class Not:
+@record
+class Not(Record):
     node: Node
 
 
-@dataclass(frozen=True, slots=True)
-class And:
+@record
+class And(Record):
     nodes: tuple[Node, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Or:
+@record
+class Or(Record):
     nodes: tuple[Node, ...]
 
 
@@ -195,6 +195,10 @@ def is_query(text: str) -> bool:
         toks = tokenize(text)
     except QueryError:
         return False
+    if toks.count("(") != toks.count(")"):
+        # card names hold balanced parentheses ("… (Pre-Errata)"), never a lone one: the
+        # query parser says what is wrong (exit 2) instead of a search for no name (issue 32)
+        return True
     for t in toks:
         m = _TERM_RE.match(t)
         if m and m.group(1).lower() in KEYS:

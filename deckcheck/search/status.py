@@ -1,129 +1,95 @@
-"""A card's standing in a format on a date: in the pool or why not, and its list status
-(Forbidden / Limited / Semi-Limited / Unlimited, or Genesys points), for ``card show`` and the
-``f:``/``legal:`` search terms. The pool reasons are those of ``rules.pool``."""
+"""A card's standing in a format on a date for ``card show`` and the ``f:``/``legal:`` search
+terms: in the pool or why not, and its list status (Forbidden / Limited / Semi-Limited /
+Unlimited, or Genesys points). The answer is ``validate``'s: ``deckcheck.cardstatus``, over
+the format, list and game pool that ``Engine.target`` picks for ``validate``."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from deckcheck.model import STATUS_NAMES, SUBTYPE_BITS, Card, Scope
-from deckcheck.rules.pool import OFFICIAL, REGION_BITS, release_date, unofficial
+from deckcheck.cardstatus import CardStatus, card_status, status_in
+from deckcheck.model import Card
 
 #: The formats ``card show`` reports, in this order (those installed).
 SHOW_FORMATS = ("tcg", "ocg", "goat", "master-duel", "genesys", "duel-links", "speed", "rush")
 
-_STATUS = STATUS_NAMES
+
+def in_pool(card: Card, fmt: Any, bl: Any, date: dt.date, game: Any = None) -> str | None:
+    """Why ``card`` is outside ``fmt``'s pool on ``date`` under list ``bl`` (None: inside;
+    a Forbidden card is inside, its list status says the rest): ``validate``'s message.
+    ``fmt`` as in force on the date (``Format.at``); ``game``: ``Engine.game_pool(fmt)``
+    (None: the card's own data on the game)."""
+    return card_status(card, card.id, fmt, bl, date, game).reason
 
 
-def in_pool(card: Card, fmt: Any, bl: Any, date: dt.date) -> str | None:
-    """Why ``card`` is outside ``fmt``'s pool on ``date`` (None: inside)."""
-    scopes = int(card.scopes)
-    listed = bl is not None and (card.id in bl.limits or card.canonical in bl.limits)
-    if bl is not None and bl.mode == "whitelist":
-        if not listed:
-            return "not on the list of allowed cards"
-        return None
-    why = unofficial(card)
-    if why is not None:
-        return why
-    if card.kind == "token":
-        return "a token (in no deck)"
-    if card.kind == "skill":
-        return None if fmt.skills is not None else "skill card"
-    pool_bits = 0
-    for name in fmt.pool:
-        pool_bits |= int(Scope.__members__.get(name.upper(), Scope(0)))
-    if pool_bits and not scopes & pool_bits:
-        want = "/".join(s.upper() for s in sorted(fmt.pool))
-        if pool_bits & int(REGION_BITS) and scopes & int(REGION_BITS):
-            have = "/".join(n.upper() for n in card.scopes.names() if n in ("ocg", "tcg"))
-            return f"{have} only, not {want}"
-        return f"not a {want} card"
-    if not pool_bits and not scopes & int(OFFICIAL):
-        return "not an official card"
-    for t in fmt.banned_types:
-        bit = SUBTYPE_BITS.get(t)
-        if bit and card.type_bits & bit:
-            return f"{t} cards are not allowed"
-    region = fmt.release_region
-    if region:
-        released = release_date(card, region)
-        if released is not None and released > date:
-            return f"released in {region.upper()} on {released.isoformat()}"
-        if (
-            fmt.release_cutoff is not None
-            and released is not None
-            and released > fmt.release_cutoff
-        ):
-            return f"released after the cut-off {fmt.release_cutoff.isoformat()}"
-    return None
-
-
-def format_status(card: Card, fmt: Any, bl: Any, date: dt.date, passcode: int) -> dict[str, Any]:
-    """One format's line of ``card show``: status word, limit, points, the list used."""
+def status_row(fmt: Any, bl: Any, status: CardStatus) -> dict[str, Any]:
+    """One format's line of ``card show``: status word, limit, points, the list used, the
+    reason and the codes ``validate`` gives a copy of the card."""
     out: dict[str, Any] = {
         "format": fmt.id,
         "name": fmt.name,
         "list": bl.name if bl is not None else None,
         "effective": bl.effective.isoformat() if bl is not None else None,
+        "status": status.word,
+        "limit": status.limit,
     }
-    why = in_pool(card, fmt, bl, date)
-    if why is not None:
-        out.update(status="not in the pool", limit=0, reason=why)
-        return out
-    key = passcode if bl is not None and passcode in bl.limits else card.canonical
-    limit = bl.limit_of(key) if bl is not None else None
-    if limit is None:
-        limit = fmt.copies
-    if bl is not None and bl.points:
-        pts = bl.points.get(key, bl.points.get(card.canonical, 0))
-        out["points"] = pts
-    word = "Unlimited" if limit >= fmt.copies else _STATUS.get(limit, f"limit {limit}")
-    if "points" in out:
-        word = f"{word}, {out['points']} point(s)"
-    out.update(status=word, limit=min(limit, fmt.copies))
+    if status.points is not None:
+        out["points"] = status.points
+    if status.reason is not None:
+        out["reason"] = status.reason
+    if status.findings:
+        out["codes"] = [f[0] for f in status.findings]
     return out
 
 
+def format_status(card: Card, fmt: Any, bl: Any, date: dt.date, passcode: int) -> dict[str, Any]:
+    """``status_row`` of the card in ``fmt`` on ``date`` under ``bl`` (the card's own data)."""
+    return status_row(fmt, bl, card_status(card, passcode, fmt.at(date), bl, date))
+
+
 def statuses(db: Any, passcode: int, date: dt.date) -> tuple[list[dict[str, Any]], list[str]]:
-    """``format_status`` of the card in every installed format of ``SHOW_FORMATS``, and
-    notes (a format without a list in force on the date)."""
+    """``status_row`` of the card in every installed format of ``SHOW_FORMATS``, as
+    ``validate`` would check a deck there on ``date``, and notes (a format without a list in
+    force on the date)."""
+    from deckcheck.engine import Engine
     from deckcheck.errors import DeckcheckError
-    from deckcheck.formats import load_formats
     from deckcheck.formats.catalog import ListStore
 
     card = db.get(passcode)
     if card is None:
         return [], []
     try:
-        return _statuses(card, passcode, date, load_formats(), ListStore.default())
+        engine = Engine(db, ListStore.default())
+        return _statuses(card, passcode, date, engine)
     except (DeckcheckError, AttributeError) as exc:
         # A broken list store (or a partial one) must not hide the card itself.
         return [], [f"format status unavailable: {exc}"]
 
 
 def _statuses(
-    card: Card, passcode: int, date: dt.date, formats: dict[str, Any], store: Any
+    card: Card, passcode: int, date: dt.date, engine: Any
 ) -> tuple[list[dict[str, Any]], list[str]]:
-    families = set(store.families())
+    from deckcheck.errors import DataError
+
+    families = set(engine.lists.families())
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     for fid in SHOW_FORMATS:
-        fmt = formats.get(fid)
-        if fmt is None:
+        try:
+            fmt = engine.format(fid)
+        except DataError:
             continue
-        fmt = fmt.at(date)
-        bl = None
-        if fmt.list_family:
-            if fmt.list_family not in families:
-                notes.append(f"{fmt.name}: no {fmt.list_family} lists installed")
-                continue
-            bl = store.in_force(fmt.list_family, date)
-            if bl is None:
-                notes.append(f"{fmt.name}: no list in force on {date.isoformat()}")
-                continue
-        rows.append(format_status(card, fmt, bl, date, passcode))
+        family = fmt.at(date).list_family
+        if family and family not in families:
+            notes.append(f"{fmt.name}: no {family} lists installed")
+            continue
+        try:
+            target = engine.target(fid, date, upcoming=False)
+        except DataError:
+            notes.append(f"{fmt.name}: no list in force on {date.isoformat()}")
+            continue
+        rows.append(status_row(fmt, target.banlist, status_in(card, passcode, target)))
     return rows, notes
 
 
@@ -157,6 +123,8 @@ def releases(db: Any, passcode: int) -> tuple[list[dict[str, Any]], str | None]:
             out.append({"region": region, "date": day.isoformat()})
     if out:
         return out, None
+    if getattr(db, "has_releases", False):
+        return [], "none in the installed release data (a card newer than it, or never printed)"
     return [], "no release dates installed (official release data: `deckcheck db import`)"
 
 

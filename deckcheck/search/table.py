@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from deckcheck.model import (
@@ -18,14 +17,15 @@ from deckcheck.model import (
     Scope,
     kind_of,
 )
+from deckcheck.records import Record, record
 from deckcheck.search.query import ATTRIBUTES, RACES, And, Node, Not, Or, QueryError, Term, compare
 
 _ATTR_NAME = {v: k.upper() for k, v in ATTRIBUTES.items()}
 _RACE_NAME = {v: k for k, v in RACES.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
+@record
+class Row(Record):
     """One card of the table (the columns ``card search`` shows and filters)."""
 
     id: int

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from deckcheck.errors import InputError
 from deckcheck.model import Card, Deck
+from deckcheck.records import Record, field, record
 
 MAIN_ROWS = 18  # rows of the Monster, Spell and Trap columns on Konami's sheet
 SIDE_ROWS = 15  # rows of the Extra Deck and Side Deck boxes
@@ -24,16 +24,16 @@ TOTALS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+@record
+class Line(Record):
     """One row of the sheet: a card's name and its copies in that section."""
 
     name: str
     count: int
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+@record
+class Player(Record):
     """The player block. Empty strings are printed as blank boxes to fill in by hand."""
 
     first_middle: str = ""
@@ -64,8 +64,8 @@ def split_name(name: str | None) -> tuple[str, str]:
     return (parts[0], parts[1]) if len(parts) == 2 else ("", parts[0])
 
 
-@dataclass(frozen=True)
-class Sheet:
+@record
+class Sheet(Record):
     """A deck in the sheet's sections, each card once per section with its copies."""
 
     source: str

@@ -9,16 +9,16 @@ WenQuanYi Micro Hei (Apache-2.0, or GPL-3+ with a font embedding exception).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 
 from deckcheck.errors import DataError
+from deckcheck.records import Record, record
 
 LANGS = ("en", "de", "fr", "it", "es", "pt", "ja", "ko", "zh-CN", "zh-TW")
 CJK = ("ja", "ko", "zh-CN", "zh-TW")
 
 
-@dataclass(frozen=True, slots=True)
-class FontFile:
+@record
+class FontFile(Record):
     """A font to embed: its file (a face of a .ttc collection), package and licence."""
 
     path: str

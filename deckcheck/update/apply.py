@@ -20,19 +20,19 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from deckcheck import paths, staging
 from deckcheck.errors import DataError
+from deckcheck.records import Record, field, record
 from deckcheck.update import download
 from deckcheck.update.download import Fetched, Fetcher
 from deckcheck.update.sources import CARD_KINDS, Kind, load_components, resolve_source
 
 
-@dataclass(slots=True)
-class UpdateResult:
+@record(frozen=False, slots=True)
+class UpdateResult(Record):
     """What an update found and did; ``files`` in sources.yaml order."""
 
     source: str
@@ -239,7 +239,8 @@ def _apply(
 
     progress = sys.stderr.isatty()
     notes: list[str] = []
-    with staging.new_state(keep_db=not want_cards) as st, _bounded(deadline):
+    size = sum(f.size for f in files)  # the full-disk message's estimate
+    with staging.new_state(keep_db=not want_cards, size_hint=size) as st, _bounded(deadline):
         if want_cards:
             # official files (yaml-yugi, YGOJSON) are told apart by content and go last
             cdbs = [f.path for f in files if f.comp.kind in CARD_KINDS and f.path]

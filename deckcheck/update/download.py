@@ -17,17 +17,18 @@ import shutil
 import socket
 import sqlite3
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from deckcheck import __version__, fsio, notes, paths
 from deckcheck.errors import DataError
+from deckcheck.records import Record, field, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 from deckcheck.update.sources import Component, Source
 
@@ -173,8 +174,8 @@ def _check_lflist(path: Path, comp: Component, where: str) -> None:
 # --------------------------------------------------------------------------- fetching
 
 
-@dataclass(slots=True)
-class Fetched:
+@record(frozen=False, slots=True)
+class Fetched(Record):
     """One upstream file after download (or reuse): where its checked bytes are now."""
 
     comp: Component
@@ -236,7 +237,77 @@ class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-_OPENER = urllib.request.build_opener(_HttpOnlyRedirects())
+class _Watchdog:
+    """The whole-request deadline: at ``seconds`` it shuts every socket the request opened
+    (redirects included), so connect, TLS, the response headers and the body together end in
+    time. The socket timeout alone counts per read: a server sending one header byte a second
+    held ``update`` for as long as it liked (issue 32)."""
+
+    def __init__(self, seconds: float):
+        self.fired = False
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(0.0, seconds), self._fire)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def attach(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._socks.append(sock)
+            if self.fired:
+                _shut(sock)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self._socks:
+                _shut(sock)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+def _shut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)  # a blocked recv returns at once
+    except OSError:
+        pass
+
+
+def _watched(base: type[http.client.HTTPConnection], dog: _Watchdog) -> Any:
+    """``base`` whose TCP socket is handed to ``dog`` as soon as it is connected (before TLS)."""
+
+    class Watched(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            connect: Callable[..., socket.socket] = getattr(self, "_create_connection")  # noqa: B009
+
+            def create(*a: Any, **k: Any) -> socket.socket:
+                sock = connect(*a, **k)
+                dog.attach(sock)
+                return sock
+
+            self._create_connection = create
+
+    return Watched
+
+
+def _opener(dog: _Watchdog) -> urllib.request.OpenerDirector:
+    """An opener whose connections ``dog`` watches (built per request: cheap)."""
+
+    class Http(urllib.request.HTTPHandler):
+        def http_open(self, req: Any) -> Any:
+            return self.do_open(_watched(http.client.HTTPConnection, dog), req)
+
+    class Https(urllib.request.HTTPSHandler):
+        def https_open(self, req: Any) -> Any:
+            return self.do_open(
+                _watched(http.client.HTTPSConnection, dog),
+                req,
+                context=self._context,  # type: ignore[attr-defined]
+            )
+
+    return urllib.request.build_opener(_HttpOnlyRedirects(), Http(), Https())
 
 
 class Fetcher:
@@ -347,8 +418,26 @@ class Fetcher:
                 headers["If-Modified-Since"] = entry["last_modified"]
         req = urllib.request.Request(url, headers=headers)
         self.requests += 1
+        dog = _Watchdog(self._deadline - time.monotonic())
         try:
-            resp = _OPENER.open(req, timeout=self._timeout())
+            return self._request(comp, url, cached, req, dog)
+        except (_Transient, DataError, OSError, http.client.HTTPException):
+            if dog.fired:  # the deadline shut the socket: whatever broke was that
+                raise DataError(self._late(), where=url) from None
+            raise
+        finally:
+            dog.cancel()
+
+    def _request(
+        self,
+        comp: Component,
+        url: str,
+        cached: tuple[dict[str, Any], Path] | None,
+        req: urllib.request.Request,
+        dog: _Watchdog,
+    ) -> Fetched:
+        try:
+            resp = _opener(dog).open(req, timeout=self._timeout())
         except urllib.error.HTTPError as exc:
             exc.close()
             if exc.code == 304 and cached is not None:
@@ -374,9 +463,9 @@ class Fetcher:
         except (urllib.error.URLError, OSError, http.client.HTTPException) as exc:
             raise _Transient(_reason(exc, self.timeout)) from None
         with resp:
-            return self._receive(comp, url, resp)
+            return self._receive(comp, url, resp, dog)
 
-    def _receive(self, comp: Component, url: str, resp: Any) -> Fetched:
+    def _receive(self, comp: Component, url: str, resp: Any, dog: _Watchdog) -> Fetched:
         length_hdr = resp.headers.get("Content-Length")
         expected = int(length_hdr) if length_hdr and length_hdr.isdigit() else None
         if expected is not None and expected > comp.max_bytes:
@@ -421,6 +510,9 @@ class Fetcher:
             raise _Transient(_reason(exc, self.timeout)) from None
         finally:
             self._show_done()
+        if dog.fired:  # the body ended because the deadline shut the socket
+            raise DataError(f"{self._late()} ({got} bytes received)", where=url)
+        dog.cancel()  # every byte is in: the checks below have deadlines of their own
         if expected is not None and got != expected:
             raise _Transient(f"truncated download: got {got} of {expected} bytes")
         check_file(target, comp, url)

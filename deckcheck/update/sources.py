@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
 from deckcheck import paths
 from deckcheck.errors import DataError, InputError
+from deckcheck.records import Record, record
 
 Kind = Literal["cards", "names", "official", "lists"]
 KINDS: tuple[Kind, ...] = ("cards", "names", "official", "lists")
@@ -18,8 +18,8 @@ CARD_KINDS: tuple[Kind, ...] = ("cards", "names", "official")
 ENV_SOURCE = "DECKCHECK_SOURCE"
 
 
-@dataclass(frozen=True, slots=True)
-class Component:
+@record
+class Component(Record):
     """One upstream file: ``<owner>/<repo>/<path>`` on branch ``branch``."""
 
     owner: str
@@ -39,8 +39,8 @@ class Component:
         return f"{self.owner}/{self.repo}/{self.path}"
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
+@record
+class Source(Record):
     """Where the files come from: a URL template, a mirror URL, or a mirror directory."""
 
     label: str  # what the user named (or the default template)

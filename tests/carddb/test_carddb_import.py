@@ -17,30 +17,7 @@ from deckcheck.carddb import importer, open_db
 from deckcheck.cli import main
 from deckcheck.errors import DataError, InputError
 from deckcheck.model import Scope
-
-DATAS = (
-    "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, setcode INTEGER, "
-    "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER, "
-    "category INTEGER)"
-)
-TEXTS = "CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)"
-
-
-def make_cdb(path: Path, rows: list[tuple[int, int, int, int, str]]) -> Path:
-    """A cards.cdb with (id, ot, alias, type, name) rows."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
-    conn.execute(DATAS)
-    conn.execute(TEXTS)
-    conn.executemany(
-        "INSERT INTO datas VALUES (?, ?, ?, 0, ?, 1000, 1000, 4, 1, 1, 0)",
-        [(i, ot, a, t) for i, ot, a, t, _ in rows],
-    )
-    conn.executemany("INSERT INTO texts VALUES (?, ?, '')", [(i, n) for i, _, _, _, n in rows])
-    conn.commit()
-    conn.close()
-    return path
-
+from tests.builders import TEXTS, make_cdb
 
 MONSTER, SPELL, TOKEN, SKILL = 0x11, 0x2, 0x4011, 0x8000000
 

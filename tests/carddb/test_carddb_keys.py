@@ -13,10 +13,11 @@ from deckcheck import carddb, notes
 from deckcheck.carddb import _common, importer, open_db
 from deckcheck.carddb.sample import open_sample
 from deckcheck.cardnames import list_key as formats_list_key
-from deckcheck.formats.catalog import get_format
+from deckcheck.formats.formatfiles import get_format
 from deckcheck.lookup import Index
 from deckcheck.model import TYPE_FUSION, TYPE_MONSTER, TYPE_RITUAL
-from tests.carddb.test_carddb_import import MONSTER, SPELL, make_cdb
+from tests.builders import make_cdb
+from tests.carddb.test_carddb_import import MONSTER, SPELL
 
 MAIN, ART, TREATED, SAME_NAME, LONE = 46986414, 46986415, 91932350, 36996508, 5000
 

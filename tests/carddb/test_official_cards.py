@@ -20,54 +20,10 @@ from deckcheck.carddb.yamlyugi import split_ruby
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ERROR, InputError
 from deckcheck.model import Scope
+from tests.builders import tiny_cdb
 from tests.conftest import FIXTURES
 
 OFF = FIXTURES / "official"
-MONSTER, SPELL, SKILL = 0x21, 0x2, 0x8000000
-
-# id: (ot, alias, type, English name) -- EDOPro rows the fixtures refer to
-TINY: dict[int, tuple[int, int, int, str]] = {
-    14558127: (3, 0, MONSTER, "Ash Blossom & Joyous Spring"),
-    14558128: (3, 14558127, MONSTER, "Ash Blossom & Joyous Spring"),
-    24094653: (3, 0, SPELL, "Polymerization"),
-    27847700: (3, 0, SPELL, "Polymerization"),
-    10000: (1, 0, MONSTER, "Ten Thousand Dragon"),  # EDOPro: OCG only (stale)
-    10000080: (3, 0, MONSTER, "The Winged Dragon of Ra (Sphere Mode)"),  # differs from yaml-yugi
-    44444444: (0x40, 0, MONSTER, "Speed Only"),  # Speed Duel row printed in a TCG set
-    100200001: (0x101, 0, MONSTER, "Brand New Dragon"),  # prerelease of 12345678
-    100200002: (0x101, 0, SPELL, "Prerelease Only"),
-    160001000: (0x600, 0, MONSTER, "Blue-Eyes White Dragon (Rush)"),
-    160205001: (0x600, 0, MONSTER, "Blue-Eyes White Dragon (Rush)"),
-    160001015: (0x200, 0, MONSTER, "Crawling Dragon"),
-    300000001: (0x40, 0, SKILL, "Call of the Haunted (Skill)"),
-    160009999: (0x200, 14558127, MONSTER, "Ash Reprint (Rush)"),  # Rush row "treated as" Ash
-    14558137: (2, 14558127, MONSTER, "Ash Blossom & Joyous Spring"),  # a "TCG version" row
-}
-
-
-def tiny_cdb(path: Path, rows: dict[int, tuple[int, int, int, str]] = TINY) -> Path:
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot, alias, setcode, type, atk, def, level, "
-        "race, attribute, category)"
-    )
-    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name, desc)")
-    for cid, (ot, alias, typ, name) in rows.items():
-        conn.execute(
-            "INSERT INTO datas VALUES (?, ?, ?, 0, ?, 0, 0, 4, 0, 0, 0)", (cid, ot, alias, typ)
-        )
-        conn.execute("INSERT INTO texts VALUES (?, ?, '')", (cid, name))
-    conn.commit()
-    conn.close()
-    return path
-
-
-@pytest.fixture
-def tiny_home(isolated_home: Path, tmp_path: Path) -> Path:
-    """The tiny cdb installed in the test's home; returns the database path."""
-    db = isolated_home / "cards.sqlite3"
-    import_files([tiny_cdb(tmp_path / "cards.cdb")], db_path=db)
-    return db
 
 
 def zip_tree(src: Path, dest: Path, top: str | None) -> Path:
@@ -98,9 +54,9 @@ def test_ruby_markup_splits_into_name_and_reading() -> None:
     assert split_ruby("하루 우라라") == ("하루 우라라", None)
 
 
-def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path) -> None:
+def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_card_db: Path) -> None:
     notes: list[str] = []
-    s = import_files([OFF / "cards.json"], db_path=tiny_home, note=notes.append)
+    s = import_files([OFF / "cards.json"], db_path=tiny_card_db, note=notes.append)
     (res,) = s.files
     assert (res.kind, res.rows, res.mapped) == ("yaml-yugi-cards", 9, 7)
     assert res.unmapped == {
@@ -113,7 +69,7 @@ def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path
     assert any("87654321 Missing Everywhere" in n for n in notes)
     assert any("Nameless Zeta" in n and "neither passcode nor Konami id" in n for n in notes)
     assert any("1 official English name(s) differ" in n and "10000080" in n for n in notes)
-    db = open_db(tiny_home)
+    db = open_db(tiny_card_db)
     # the cdb's English name stays the one English name (display and lookup unchanged)
     assert db.names(10000080)["en"] == ["The Winged Dragon of Ra (Sphere Mode)"]
     assert db.passcodes_for_konami(4837) == [24094653, 27847700]
@@ -139,9 +95,11 @@ def test_yaml_yugi_cards_map_konami_ids_names_and_prerelease_ids(tiny_home: Path
     assert "Prerelease Only" in db.names(100200002)["en"]
 
 
-def test_rush_and_skill_objects_link_by_english_name(tiny_home: Path) -> None:
+def test_rush_and_skill_objects_link_by_english_name(tiny_card_db: Path) -> None:
     notes: list[str] = []
-    s = import_files([OFF / "rush.json", OFF / "skill.json"], db_path=tiny_home, note=notes.append)
+    s = import_files(
+        [OFF / "rush.json", OFF / "skill.json"], db_path=tiny_card_db, note=notes.append
+    )
     rush, skill = s.files
     assert (rush.kind, rush.rows, rush.mapped, rush.unmapped) == (
         "yaml-yugi-rush",
@@ -152,7 +110,7 @@ def test_rush_and_skill_objects_link_by_english_name(tiny_home: Path) -> None:
     assert (skill.kind, skill.rows, skill.mapped) == ("yaml-yugi-skill", 2, 1)
     assert any("No Such Rush Card (Konami id 19999)" in n for n in notes)
     assert any("Unknown Skill" in n for n in notes)
-    db = open_db(tiny_home)
+    db = open_db(tiny_card_db)
     # EDOPro adds " (Rush)" where an OCG card has the name; both Rush printings map
     assert db.passcodes_for_konami(15184, kind="rush") == [160001000, 160205001]
     assert db.passcodes_for_konami(15213, kind="rush") == [160001015]
@@ -161,11 +119,11 @@ def test_rush_and_skill_objects_link_by_english_name(tiny_home: Path) -> None:
     assert db.names(300000001)["de"] == ["Ruf der Gejagten"]
 
 
-def test_kind_is_detected_by_content_not_by_file_name(tiny_home: Path, tmp_path: Path) -> None:
+def test_kind_is_detected_by_content_not_by_file_name(tiny_card_db: Path, tmp_path: Path) -> None:
     odd = tmp_path / "download.bin"
     shutil.copy(OFF / "rush.json", odd)
     zipped = zip_tree(OFF / "ygojson", tmp_path / "whatever.dat", None)
-    s = import_files([zipped, odd], db_path=tiny_home)
+    s = import_files([zipped, odd], db_path=tiny_card_db)
     assert [f.kind for f in s.files] == ["yaml-yugi-rush", "ygojson"]  # dependency order
 
 
@@ -173,16 +131,18 @@ def test_kind_is_detected_by_content_not_by_file_name(tiny_home: Path, tmp_path:
 
 
 @pytest.mark.parametrize("layout", ["folder", "zip", "zip-top-folder"])
-def test_ygojson_earliest_release_per_region(layout: str, tiny_home: Path, tmp_path: Path) -> None:
+def test_ygojson_earliest_release_per_region(
+    layout: str, tiny_card_db: Path, tmp_path: Path
+) -> None:
     src = OFF / "ygojson"
     if layout == "zip":
         src = zip_tree(src, tmp_path / "individual.zip", None)
     elif layout == "zip-top-folder":
         src = zip_tree(src, tmp_path / "individual.zip", "YGOJSON-v1-individual")
     notes: list[str] = []
-    s = import_files([src], db_path=tiny_home, note=notes.append)
+    s = import_files([src], db_path=tiny_card_db, note=notes.append)
     assert s.files[0].kind == "ygojson"
-    db = open_db(tiny_home)
+    db = open_db(tiny_card_db)
     ash = db.releases(14558127)
     # OCG = jp; TCG = earliest TCG locale with a date (pt before de; en has none); the kr
     # locale has no date, so no Korean release; Master Duel from the virtual set's date
@@ -205,9 +165,9 @@ def test_ygojson_earliest_release_per_region(layout: str, tiny_home: Path, tmp_p
     assert notes == []  # every passcode of the tree is in the tiny cdb
 
 
-def test_card_records_follow_real_printings(tiny_home: Path) -> None:
-    import_files([OFF / "ygojson"], db_path=tiny_home)
-    db = open_db(tiny_home)
+def test_card_records_follow_real_printings(tiny_card_db: Path) -> None:
+    import_files([OFF / "ygojson"], db_path=tiny_card_db)
+    db = open_db(tiny_card_db)
     ten = db.get(10000)
     assert ten is not None
     assert ten.scopes & Scope.TCG and ten.scopes & Scope.OCG  # printed in the TCG: not stale
@@ -225,10 +185,10 @@ def test_card_records_follow_real_printings(tiny_home: Path) -> None:
     assert db.releases(14558137) == db.releases(14558127)
 
 
-def test_sample_and_databases_without_official_data_answer_empty(tiny_home: Path) -> None:
+def test_sample_and_databases_without_official_data_answer_empty(tiny_card_db: Path) -> None:
     from deckcheck.carddb import sample
 
-    for db in (sample.open_sample(), open_db(tiny_home)):
+    for db in (sample.open_sample(), open_db(tiny_card_db)):
         assert db.first_release(14558127, "tcg") is None
         assert db.releases(14558127) == {}
         assert db.release_regions(14558127) == []
@@ -237,23 +197,23 @@ def test_sample_and_databases_without_official_data_answer_empty(tiny_home: Path
         assert db.official_passcode(100200001) is None
 
 
-def test_a_cdb_imported_later_keeps_the_official_data(tiny_home: Path, tmp_path: Path) -> None:
-    first = import_files([OFF / "cards.json", OFF / "ygojson"], db_path=tiny_home)
-    again = import_files([tiny_cdb(tmp_path / "again.cdb")], db_path=tiny_home)
+def test_a_cdb_imported_later_keeps_the_official_data(tiny_card_db: Path, tmp_path: Path) -> None:
+    first = import_files([OFF / "cards.json", OFF / "ygojson"], db_path=tiny_card_db)
+    again = import_files([tiny_cdb(tmp_path / "again.cdb")], db_path=tiny_card_db)
     assert again.fingerprint != first.fingerprint  # a new cdb source
-    db = open_db(tiny_home)
+    db = open_db(tiny_card_db)
     assert db.passcodes_for_konami(4837) == [24094653, 27847700]
     assert db.first_release(14558127, "ocg") == dt.date(2017, 1, 14)
 
 
-def test_official_import_changes_the_fingerprint(tiny_home: Path) -> None:
-    before = open_db(tiny_home).fingerprint
-    after = import_files([OFF / "skill.json"], db_path=tiny_home).fingerprint
+def test_official_import_changes_the_fingerprint(tiny_card_db: Path) -> None:
+    before = open_db(tiny_card_db).fingerprint
+    after = import_files([OFF / "skill.json"], db_path=tiny_card_db).fingerprint
     assert after != before
 
 
 def test_db_import_command_prints_counts_and_notes(
-    tiny_home: Path, capsys: pytest.CaptureFixture[str]
+    tiny_card_db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["db", "import", str(OFF / "cards.json"), str(OFF / "ygojson")]) == 0
     out, err = capsys.readouterr()
@@ -313,18 +273,18 @@ def test_cdb_and_official_data_in_one_import_into_an_empty_home(
     ],
 )
 def test_malformed_official_files_are_one_clear_error(
-    name: str, where: str, message: str, tiny_home: Path, capsys: pytest.CaptureFixture[str]
+    name: str, where: str, message: str, tiny_card_db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    before = sha(tiny_home)
+    before = sha(tiny_card_db)
     assert main(["db", "import", str(OFF / "cards.json"), str(OFF / "bad" / name)]) == EXIT_ERROR
     err = capsys.readouterr().err
     (line,) = err.strip().splitlines()
     assert line.startswith(f"deckcheck: error: {OFF / 'bad'}/{where}: ")
     assert message in line
-    assert sha(tiny_home) == before  # nothing written, not even the good file
+    assert sha(tiny_card_db) == before  # nothing written, not even the good file
 
 
-def test_broken_ygojson_trees_name_the_file_and_key(tiny_home: Path, tmp_path: Path) -> None:
+def test_broken_ygojson_trees_name_the_file_and_key(tiny_card_db: Path, tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     shutil.copytree(OFF / "ygojson", tree)
     bad = tree / "sets" / "5e700000-0000-0000-0000-000000000003.json"
@@ -332,21 +292,21 @@ def test_broken_ygojson_trees_name_the_file_and_key(tiny_home: Path, tmp_path: P
     doc["locales"]["en"]["date"] = "08/10/2015"
     bad.write_text(json.dumps(doc))
     with pytest.raises(InputError) as exc:
-        import_files([tree], db_path=tiny_home)
+        import_files([tree], db_path=tiny_card_db)
     assert exc.value.where == str(bad)
     assert "locales.en.date: expected a YYYY-MM-DD date" in exc.value.message
     bad.write_text('{"id": "x", "contents": [}')
     with pytest.raises(InputError) as exc:
-        import_files([zip_tree(tree, tmp_path / "t.zip", "top")], db_path=tiny_home)
+        import_files([zip_tree(tree, tmp_path / "t.zip", "top")], db_path=tiny_card_db)
     assert exc.value.where == f"{tmp_path / 't.zip'}/top/sets/{bad.name}:1"
     # a zip or folder of something else
     other = tmp_path / "other"
     (other / "x").mkdir(parents=True)
     (other / "x" / "a.json").write_text("[]")
     with pytest.raises(InputError, match="not the YGOJSON individual layout"):
-        import_files([other], db_path=tiny_home)
+        import_files([other], db_path=tiny_card_db)
     with pytest.raises(InputError, match="not the YGOJSON individual layout"):
-        import_files([zip_tree(other, tmp_path / "o.zip", None)], db_path=tiny_home)
+        import_files([zip_tree(other, tmp_path / "o.zip", None)], db_path=tiny_card_db)
 
 
 # --------------------------------------------------------------------------- real data

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import venv
 from pathlib import Path
 
 from tests._http import serving_folder
+from tests.builders import MONSTER_ROW, SPELL_ROW, write_cdb
 
 REPO = Path(__file__).resolve().parent.parent.parent
 
@@ -32,22 +32,7 @@ LIST_FILES = [
 
 
 def _cdb(path: Path, cards: dict[int, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, setcode INTEGER,"
-        " type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER,"
-        " attribute INTEGER, category INTEGER)"
-    )
-    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-    for cid, name in cards.items():
-        kind = 0x2 if cid == POT else 0x11  # spell / normal monster
-        conn.execute(
-            "INSERT INTO datas VALUES (?, 3, 0, 0, ?, 1000, 1000, 4, 1, 1, 0)", (cid, kind)
-        )
-        conn.execute("INSERT INTO texts VALUES (?, ?, '')", (cid, name))
-    conn.commit()
-    conn.close()
+    write_cdb(path, cards, kinds={POT: SPELL_ROW}, kind=MONSTER_ROW)
 
 
 def build_mirror(root: Path) -> Path:

@@ -7,13 +7,13 @@ mirror. ``uses:`` steps (actions/cache) cannot run here: they are skipped, and s
 from __future__ import annotations
 
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.builders import run_process
 from tests.ci.support import (
     REPO,
     build_mirror,
@@ -96,14 +96,11 @@ class Runner:
             script = tmp / f"step-{n}.sh"
             script.write_text(self.sub(step["run"]))
             assert step["shell"] == "bash"
-            proc = subprocess.run(
+            proc = run_process(
                 ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
                 cwd=self.workspace,
                 env=env,
-                capture_output=True,
-                text=True,
                 timeout=600,
-                check=False,
             )
             self.log.append(f"ran: {name} -> {proc.returncode}")
             self.log.append(proc.stdout)

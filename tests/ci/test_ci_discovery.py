@@ -192,34 +192,12 @@ def test_warnings_fail_only_under_strict_and_only_illegal(real_home: Path, tmp_p
         assert code == 0
         code, _, _ = run_main("validate", "-f", "speed", "-d", "2026-06-01", "--strict", str(speed))
         assert code == 1
-    code, out, _ = run_main(
-        "validate",
-        "-f",
-        "tcg",
-        "-d",
-        "2026-06-01",
-        "--only-illegal",
-        "-o",
-        "csv",
-        "--csv-decks",
-        str(legal),
-        str(tmp_path / "x.ydk"),
-    )
+    only_illegal = ["-f", "tcg", "-d", "2026-06-01", "--only-illegal", "-o", "csv"]
+    csv_run = ["validate", *only_illegal, "--csv-decks", str(legal)]
+    code, out, _ = run_main(*csv_run, str(tmp_path / "x.ydk"))
     assert code == 2  # x.ydk does not exist: before any output
     (tmp_path / "bad.ydk").write_text(deck_text(forty([OCG_ONLY])))
-    code, out, err = run_main(
-        "validate",
-        "-f",
-        "tcg",
-        "-d",
-        "2026-06-01",
-        "--only-illegal",
-        "-o",
-        "csv",
-        "--csv-decks",
-        str(legal),
-        str(tmp_path / "bad.ydk"),
-    )
+    code, out, err = run_main(*csv_run, str(tmp_path / "bad.ydk"))
     rows = out.splitlines()
     assert code == 1 and len(rows) == 2 and rows[1].startswith(str(tmp_path / "bad.ydk"))
     assert "2 decks checked" in err  # the summary still counts every deck

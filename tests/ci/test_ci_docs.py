@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.builders import run_process
 from tests.ci.support import REPO, build_mirror, clean_env, illegal_deck, legal_deck, serve
 
 pytestmark = pytest.mark.slow
@@ -103,15 +104,7 @@ def test_gitlab_block_script_writes_junit(tmp_path: Path, mirror: str) -> None:
     env["DECKCHECK_SOURCE"] = mirror  # the runner's network: our loopback mirror
     # The install line needs the hosted repository: the shim stands for what it installs.
     body = "\n".join(script[1:]) + "\n"
-    proc = subprocess.run(
-        ["bash", "-eo", "pipefail", "-c", body],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_process(["bash", "-eo", "pipefail", "-c", body], cwd=project, env=env, timeout=300)
     assert proc.returncode == 1, proc.stderr  # bob's deck is illegal: the job fails
     assert (project / ".deckcheck-data" / "cards.sqlite3").is_file()  # the cached folder
     root = ET.parse(project / "deckcheck.xml").getroot()
@@ -140,17 +133,33 @@ def test_shell_loop_block_runs(tmp_path: Path, mirror: str) -> None:
     subprocess.run(
         ["deckcheck", "update", "--source", mirror], env=env, check=True, capture_output=True
     )
-    proc = subprocess.run(
-        ["bash", "-c", block("shell")],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    proc = run_process(["bash", "-c", block("shell")], cwd=project, env=env, timeout=300)
     assert proc.returncode == 1, proc.stderr
     # --only-illegal: only the failing decks are reported, each with its findings
     assert "decks/bob.ydk: illegal" in proc.stdout and "alice" not in proc.stdout
     assert "decks/carol.ydke: illegal" in proc.stdout
     assert proc.stderr.count("1 deck checked") == 3
+
+
+def test_every_pin_is_the_release_tag_of_the_version_and_the_release_step_is_documented() -> None:
+    # issue 32: README and docs/CI.md pinned `v0.1.0`, a tag nothing said how to make; the
+    # pins are the release tag of pyproject's version and docs/CI.md documents the release
+    # step that makes it (and the commit-SHA pin before a release)
+    import tomllib
+
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    tag = f"v{version}"
+    assert readme_rev() == tag
+    for doc in (REPO / "README.md", DOC):
+        text = doc.read_text(encoding="utf-8")
+        # (the placeholders of the SHA pin, `@<sha>` and `rev: <sha>`, are no pins)
+        pins = re.findall(r"OWNER/deckcheck@([^<\s\"]+)|rev: ([^<\s]\S*)", text)
+        assert pins, doc
+        assert {a or b for a, b in pins} == {tag}, doc
+    text = DOC.read_text(encoding="utf-8")
+    release = text.split("## Pinning a version, and the release step (maintainers)")[1]
+    assert "git tag -a v<version>" in release and "git push origin v<version>" in release
+    assert "<40-hex" in release  # the commit-SHA pin before a release
+    assert "docs/CI.md#pinning-a-version-and-the-release-step-maintainers" in (
+        REPO / "README.md"
+    ).read_text(encoding="utf-8")

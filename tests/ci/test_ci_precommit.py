@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.builders import run_process
 from tests.ci.support import (
     build_mirror,
     clean_env,
@@ -35,14 +36,8 @@ TAG = readme_rev()  # the README's revision: the lead tags the release with it
 
 def commit(repo: Path, env: dict[str, str], *files: str) -> subprocess.CompletedProcess[str]:
     subprocess.run(["git", "add", *files], cwd=repo, env=env, check=True)
-    return subprocess.run(
-        ["git", "commit", "-m", f"add {' '.join(files)}"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
+    return run_process(
+        ["git", "commit", "-m", f"add {' '.join(files)}"], cwd=repo, env=env, timeout=900
     )
 
 
@@ -96,14 +91,7 @@ def test_real_pre_commit_installs_data_once_then_blocks_an_illegal_deck(tmp_path
         assert "Failed" in out and "installing it once" not in out  # installed once only
         assert "bob.ydk: illegal" in out
         assert "main:42 error DC402 [forbidden] Pot of Greed (55144522)" in out
-        log = subprocess.run(
-            ["git", "log", "--oneline"],
-            cwd=repo,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
+        log = run_process(["git", "log", "--oneline"], cwd=repo, env=env).stdout
         assert len(log.splitlines()) == 1  # bob's deck was not committed
 
     # Offline on a fresh machine: one line naming the fix, nothing committed.

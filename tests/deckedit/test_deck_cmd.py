@@ -11,6 +11,7 @@ import pytest
 
 from deckcheck import decks
 from deckcheck.cli import main
+from tests.builders import run_deckcheck
 
 ASH = 14558127
 VEILER = 97268402
@@ -329,6 +330,13 @@ def test_stats_odds_and_groups(
     assert main(["deck", "stats", str(p), "--exact"]) == 0
     out = capsys.readouterr().out
     assert "Opening hand of 5" in out and "P(exactly k)" in out and "0:" in out
+    # --card with --exact: the named cards' P(exactly k) too (issue 32: --exact was ignored)
+    args = ["deck", "stats", str(p), "--card", "Ash Blossom|Effect Veiler"]
+    assert main(args) == 0
+    assert "P(exactly k)" not in capsys.readouterr().out
+    assert main([*args, "--exact"]) == 0
+    out = capsys.readouterr().out
+    assert "P(exactly k)" in out and " 0:" in out and " 1:" in out, out
 
 
 def test_stats_unknown_card_exits_1(real_home: Path, deck_dir: Path, tmp_path: Path) -> None:
@@ -357,18 +365,11 @@ def test_text_header_counts_follow_the_edit(real_home: Path, tmp_path: Path) -> 
 
 
 def test_new_then_edit_every_kind_in_a_subprocess(real_home: Path, tmp_path: Path) -> None:
-    import subprocess
-    import sys
 
     for name in ("s.ydk", "s.txt", "s.ydke"):
         p = tmp_path / name
         for args in (["new", str(p)], ["add", str(p), "灰流丽", "-n", "3"]):
-            run = subprocess.run(
-                [sys.executable, "-m", "deckcheck", "deck", *args],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
+            run = run_deckcheck("deck", *args)
             assert run.returncode == 0, run.stderr
             assert "Traceback" not in run.stderr
         d = decks.read_path(p)

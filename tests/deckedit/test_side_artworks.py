@@ -10,7 +10,6 @@ import pytest
 
 from deckcheck import decks
 from deckcheck.cli import main
-from tests.deckedit.test_deck_between import deck_ydk  # noqa: F401
 
 pytestmark = pytest.mark.realdata
 
@@ -26,7 +25,7 @@ def _ids(deck: decks.Deck, section: str) -> Counter[int]:
 
 
 def test_side_out_writes_each_copy_under_its_own_passcode(
-    deck_ydk: Path,  # noqa: F811
+    deck_ydk: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -91,3 +91,19 @@ def test_text_round_trip_through_the_cli(
     text = out.read_text(encoding="utf-8")
     assert "\n# " in text  # name comments on their own lines
     assert flat(decks.read_path(out)) == flat(decks.read_path(src))
+
+
+def test_text_merges_a_card_written_twice(isolated_home: Path, tmp_path: Path) -> None:
+    # issue 32: a .ydk listing a card in two places gave two "N Card" lines
+    src = tmp_path / "twice.ydk"
+    src.write_text("#main\n89631139\n55144522\n89631139\n89631139\n#extra\n!side\n55144522\n")
+    code, listing, _ = run(["convert", str(src), "--to", "text"])
+    assert code == 0
+    assert listing == (
+        "Main Deck (4)\n3 Blue-Eyes White Dragon\n1 Pot of Greed\n\nSide Deck (1)\n1 Pot of Greed\n"
+    )
+    back = tmp_path / "l.txt"
+    back.write_text(listing, encoding="utf-8")
+    code, out, _ = run(["convert", str(back), "--to", "ydk"])
+    assert code == 0
+    assert sorted(flat(decks.read_string(out, "back.ydk"))) == sorted(flat(decks.read_path(src)))

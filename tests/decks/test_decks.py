@@ -399,17 +399,17 @@ def test_to_ydk_keeps_creator_comment() -> None:
 
 
 def test_to_text_keeps_order_and_reads_back() -> None:
+    # issue 32: every copy of a card of a section in one line, where the card first appears
     d = _deck()
     out = write.to_text(d, FakeNames())
     assert out == (
-        "Main Deck (4)\n2 Blue-Eyes White Dragon\n1 00000005\n1 Blue-Eyes White Dragon\n\n"
+        "Main Deck (4)\n3 Blue-Eyes White Dragon\n1 00000005\n\n"
         "Extra Deck (1)\n1 Blue-Eyes Ultimate Dragon\n"
     )
     back = textmod.parse(out)
     assert [(e.section, e.query, e.card_id, e.count) for e in back.entries()] == [
-        ("main", "Blue-Eyes White Dragon", None, 2),
+        ("main", "Blue-Eyes White Dragon", None, 3),
         ("main", None, 5, 1),
-        ("main", "Blue-Eyes White Dragon", None, 1),
         ("extra", "Blue-Eyes Ultimate Dragon", None, 1),
     ]
 

@@ -23,8 +23,8 @@ def run(*args: str) -> tuple[int, str, str]:
 
 
 def test_import_list_show_export_round_trip(isolated_home: Path, tmp_path: Path) -> None:
-    code, out, err = run(
-        "banlist", "import", str(LF / "two-lists.lflist.conf"), str(LF / "speed.lflist.conf")
+    code, out, err = run(  # -v names the files written (quiet by default, issue 32)
+        "banlist", "import", "-v", str(LF / "two-lists.lflist.conf"), str(LF / "speed.lflist.conf")
     )
     assert code == 0
     lists = isolated_home / "banlists"
@@ -90,7 +90,7 @@ def test_import_reports_the_same_list_differing_between_sources(tmp_path: Path) 
     b = tmp_path / "b.lflist.conf"
     a.write_text("!2024.09 TCG\n55144522 0\n14558127 1\n", encoding="utf-8")
     b.write_text("!2024.9 TCG\n55144522 0\n14558127 2\n", encoding="utf-8")
-    code, out, err = run("banlist", "import", str(a), str(b))
+    code, out, err = run("banlist", "import", "-v", str(a), str(b))
     assert code == 0
     assert "differ on 1 card(s): 14558127 (1 vs 2)" in err
     assert len(out.split()) == 1
@@ -175,6 +175,6 @@ def test_effective_with_several_lists_of_a_family_is_refused(
     conf = str(LF / "two-lists.lflist.conf")
     assert main(["banlist", "import", conf, "--family", "tcg", "--effective", "2024-01-01"]) == 2
     assert "several 'tcg' lists" in capsys.readouterr().err
-    code, out, _ = run("banlist", "import", f"{conf}#2024.4 OCG", "--effective", "2024-04-15")
+    code, out, _ = run("banlist", "import", "-v", f"{conf}#2024.4 OCG", "--effective", "2024-04-15")
     assert code == 0 and out.strip().endswith("ocg/2024-04-15.yaml")
     assert main(["banlist", "import", f"{conf}#1999 X"]) == 2

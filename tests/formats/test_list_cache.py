@@ -7,11 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import sys
 from pathlib import Path
 
 from deckcheck import paths
 from deckcheck.formats import catalog
-from deckcheck.formats.catalog import ListStore, get_format, load_formats
+from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.formatfiles import get_format, load_formats
 from deckcheck.formats.importer import import_lflists
 from tests.formats.test_formats_store import write_list
 
@@ -104,3 +106,35 @@ def test_the_warm_store_sees_a_new_state_and_an_edited_list(isolated_home: Path)
     os.utime(edited, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
     got = ListStore.default().in_force("tcg", day)
     assert got is not None and got.limits.get(55144522) == 2
+
+
+def test_each_python_keeps_its_own_caches(isolated_home: Path, tmp_path: Path, monkeypatch) -> None:
+    # marshal's format belongs to the interpreter (it may change in any release): the
+    # interpreter is in every cache key and name, so a cache written by one Python is never
+    # read by another, and two Pythons sharing a home do not rewrite each other's caches.
+    from deckcheck.formats import compile as compile_mod
+
+    write_list(tmp_path / "lists", "tcg", "2025-01-01")
+    cache = tmp_path / "cache"
+    assert sys.implementation.cache_tag in catalog.RUNTIME
+    monkeypatch.setattr(catalog, "RUNTIME", "cpython-3xx-marshalA")
+    first = _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1))
+    fmts = load_formats()
+    written = {p: p.read_bytes() for p in cache.rglob("*.marshal")}
+    formats_a = set(paths.cache_dir().glob("formats-*.marshal"))
+    assert len(written) == 2 and len(formats_a) == 1  # the list index and blob; the formats
+    monkeypatch.setattr(catalog, "RUNTIME", "cpython-3yy-marshalB")
+    assert _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1)) == first
+    assert load_formats() == fmts
+    assert len(list(cache.rglob("*.marshal"))) == 4  # its own index and blob beside them
+    assert {p: p.read_bytes() for p in written} == written  # the other's left as they were
+    assert len(set(paths.cache_dir().glob("formats-*.marshal")) - formats_a) == 1
+
+    def no_compile(*a: object, **k: object) -> None:
+        raise AssertionError("compiled although its cache was there")
+
+    monkeypatch.setattr(compile_mod, "format_file", no_compile)
+    monkeypatch.setattr(catalog, "RUNTIME", "cpython-3xx-marshalA")  # back: its caches serve
+    assert load_formats() == fmts
+    assert _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1)) == first
+    assert len(list(cache.rglob("*.marshal"))) == 4

@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from deckcheck.formats import duellinks, official
 from deckcheck.formats.catalog import ListStore
 from deckcheck.formats.faults import read_faults
 from deckcheck.formats.importer import import_lflists
+from tests.builders import child_env, run_deckcheck, validate_json
 
 D = dt.date
 TTT = 25311006  # Triple Tactics Talent
@@ -36,31 +36,6 @@ def _env(home: Path):
                 os.environ["DECKCHECK_HOME"] = self.saved
 
     return _Env()
-
-
-@pytest.fixture(scope="session")
-def lists_home(official_import: tuple[Path, object], shared_data: Path, tmp_path_factory) -> Path:
-    """The session's real home with yaml-yugi (cards.json, rush.json, skill.json) and YGOJSON
-    imported (``official_import``: the importer `db import` runs), plus every official list
-    and the Duel Links dev.db, Konami ids mapped through that database as for a user."""
-    home = tmp_path_factory.mktemp("official-lists-home")
-    shutil.copytree(official_import[0], home, dirs_exist_ok=True)
-    shared = shared_data
-    lr = shared / "banlists" / "yaml-yugi-limit-regulation"
-    files = sorted(p for p in lr.glob("*/*.json"))
-    files.append(shared / "upstream" / "falsepopsky__forbidden-duel-links" / "prisma" / "dev.db")
-    with _env(home):
-        res = import_lflists(files, dest=home / "banlists")
-    (home / "import-result.json").write_text(
-        json.dumps(
-            {
-                "rejected": [[r.family, r.effective.isoformat(), r.reason] for r in res.rejected],
-                "unmapped": res.unmapped,
-                "lists": len(res.lists),
-            }
-        )
-    )
-    return home
 
 
 @pytest.fixture
@@ -208,34 +183,6 @@ def test_reimport_changes_nothing(lists_home: Path, shared_data: Path, tmp_path:
     assert f'source: "{want}"' in text
 
 
-def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
-    import subprocess
-    import sys
-
-    env = dict(os.environ, DECKCHECK_HOME=str(home), PYTHONPATH=str(Path(__file__).parents[2]))
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckcheck",
-            "validate",
-            "-f",
-            fmt,
-            "--date",
-            day,
-            "-o",
-            "json",
-            str(ydk),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert out.returncode in (0, 1), out.stderr
-    return json.loads(out.stdout)
-
-
 def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, tmp_path: Path):
     vanillas = [
         89631139,
@@ -257,8 +204,8 @@ def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, t
     body += ["89631139"]
     ydk = tmp_path / "ttt.ydk"
     ydk.write_text("\n".join(body) + "\n#extra\n!side\n")
-    old = _validate(lists_home, "tcg", "2025-04-03", ydk)
-    new = _validate(lists_home, "tcg", "2025-04-07", ydk)
+    old = validate_json(lists_home, "-f", "tcg", "--date", "2025-04-03", ydk)
+    new = validate_json(lists_home, "-f", "tcg", "--date", "2025-04-07", ydk)
     assert old["banlist"]["effective"] == "2024-12-09"
     assert old["banlist"]["date_exact"] is True
     assert old["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
@@ -275,7 +222,7 @@ def test_validate_uses_official_lists_and_reports_provenance(lists_home: Path, t
 def test_recent_dates_have_a_list_in_force(lists_home: Path, tmp_path: Path, fmt, day):
     ydk = tmp_path / "d.ydk"
     ydk.write_text("#main\n" + "\n".join(["89631139"] * 3) + "\n#extra\n!side\n")
-    rep = _validate(lists_home, fmt, day, ydk)
+    rep = validate_json(lists_home, "-f", fmt, "--date", day, ydk)
     assert rep["banlist"] is not None and rep["banlist"]["date_exact"] is True
     assert rep["banlist"]["source"].startswith(("DawnbrandBots", "falsepopsky"))
 
@@ -366,29 +313,9 @@ def test_devdb_replay_small(tmp_path: Path):
 
 
 def test_banlist_conflicts_lists_where_sources_disagree(lists_home: Path):
-    import subprocess
-    import sys
-
-    env = dict(
-        os.environ, DECKCHECK_HOME=str(lists_home), PYTHONPATH=str(Path(__file__).parents[2])
-    )
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckcheck",
-            "banlist",
-            "conflicts",
-            "--family",
-            "tcg",
-            "-o",
-            "json",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    env = child_env(lists_home)
+    out = run_deckcheck("banlist", "conflicts", "--family", "tcg", "-o", "json", env=env)
+    assert out.returncode == 0, out.stderr
     got = {(c["official"]["effective"], c["other"]["name"]): c for c in json.loads(out.stdout)}
     protos = got[("2025-10-27", "2025.10 TCG")]
     assert {"id": PROTOS, "official": 1, "other": 0} in [
@@ -397,30 +324,14 @@ def test_banlist_conflicts_lists_where_sources_disagree(lists_home: Path):
     assert protos["other"]["date_exact"] is False
     # "2024.09 TCG" holds the December list upstream: it disagrees with Konami's 2024-09-02
     assert ("2024-09-02", "2024.09 TCG") in got
-    text = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "banlist", "conflicts", "--family", "tcg"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    ).stdout
+    text = run_deckcheck("banlist", "conflicts", "--family", "tcg", env=env).stdout
     assert "Archnemeses Protos: official Limited, other Forbidden" in text
 
 
 def test_db_info_names_refused_lists(lists_home: Path):
-    import subprocess
-    import sys
-
-    env = dict(
-        os.environ, DECKCHECK_HOME=str(lists_home), PYTHONPATH=str(Path(__file__).parents[2])
-    )
-    out = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "db", "info"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    ).stdout
+    proc = run_deckcheck("db", "info", env=child_env(lists_home))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     line = [ln for ln in out.splitlines() if ln.startswith("refused list: genesys 2026-08-14")]
     assert line and "empty" in line[0] and "previous list stays in force" in line[0]
 
@@ -528,17 +439,17 @@ def test_october_2024_deck_legal_under_the_official_september_list(
             if f["code"].startswith("DC40")
         }
 
-    official_rep = _validate(lists_home, "tcg", "2024-10-15", ydk)
+    official_rep = validate_json(lists_home, "-f", "tcg", "--date", "2024-10-15", ydk)
     assert official_rep["banlist"]["effective"] == "2024-09-02"
     assert official_rep["banlist"]["source"].endswith("data/tcg/2024-09-02.vector.json")
     assert restricted(official_rep) == set()
     assert official_rep["decks"][0]["legal"] is True
     # the lflist history alone (no official lists): "2024.09 TCG" with December's content
-    lflist_rep = _validate(real_home_dir, "tcg", "2024-10-15", ydk)
+    lflist_rep = validate_json(real_home_dir, "-f", "tcg", "--date", "2024-10-15", ydk)
     assert lflist_rep["banlist"]["name"] == "2024.09 TCG"
     assert restricted(lflist_rep) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
     # on the official December day the same deck is illegal under Konami's list too
-    december = _validate(lists_home, "tcg", "2024-12-09", ydk)
+    december = validate_json(lists_home, "-f", "tcg", "--date", "2024-12-09", ydk)
     assert december["banlist"]["effective"] == "2024-12-09"
     assert restricted(december) == {SNAKE_EYE_SPOILS, CHUNDRA, SANGEN_KAIMEN}
 

@@ -19,14 +19,8 @@ from deckcheck.listdiff import (
 )
 from deckcheck.model import Banlist, Group
 
-POT, MAXX, ASH, DARK_HOLE, RAIGEKI, MONSTER_REBORN = (
-    55144522,
-    23434538,
-    14558127,
-    53129443,
-    12580477,
-    83764718,
-)
+POT, MAXX, ASH = 55144522, 23434538, 14558127
+DARK_HOLE, RAIGEKI, MONSTER_REBORN = 53129443, 12580477, 83764718
 
 
 def bl(name: str, date: str, limits: dict[int, int], **kw: object) -> Banlist:

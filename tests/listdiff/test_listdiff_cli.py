@@ -19,14 +19,8 @@ from deckcheck.render.listdiff import _md
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "listdiff"
 OLD, NEW = str(FIXTURES / "old.lflist.conf"), str(FIXTURES / "new.lflist.conf")
-POT, MAXX, ASH, DARK_HOLE, RAIGEKI, REBORN = (
-    55144522,
-    23434538,
-    14558127,
-    53129443,
-    12580477,
-    83764718,
-)
+POT, MAXX, ASH = 55144522, 23434538, 14558127
+DARK_HOLE, RAIGEKI, REBORN = 53129443, 12580477, 83764718
 
 
 def run(cmd: click.Command, args: list[str]) -> tuple[int, str, str]:

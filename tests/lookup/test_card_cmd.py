@@ -11,23 +11,8 @@ from click.testing import CliRunner
 
 from deckcheck.cli import cli
 from deckcheck.lookup import Index
-from tests.lookup.test_lookup_real import lookup_home_dir  # noqa: F401  (session fixture)
 
 pytestmark = pytest.mark.realdata
-
-
-@pytest.fixture
-def home(
-    lookup_home_dir: Path,  # noqa: F811
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Path:
-    from deckcheck.carddb import open_db
-
-    monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
-    # Warm the in-process index from a private cache so the shared home is never written.
-    Index.for_db(open_db(), cache_dir=tmp_path_factory.mktemp("card-cmd-cache"))
-    return lookup_home_dir
 
 
 class Ran:

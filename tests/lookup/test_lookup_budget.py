@@ -2,7 +2,6 @@
 nicknames or passcodes still resolve through ``Index.resolve_exact``; only the rest are
 "not looked up"."""
 
-# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +9,6 @@ from typing import Any
 import pytest
 
 from deckcheck.lookup import Index
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 ASH, POT = 14558127, 55144522
 

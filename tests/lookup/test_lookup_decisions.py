@@ -1,7 +1,6 @@
 """Issue 19: resolution never guesses; one ranking for search and resolve; exact beats
 normalised beats fuzzy; kanji variants, BCP 47 tags, seed fan names as nicknames."""
 
-# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 import json
@@ -16,7 +15,6 @@ from deckcheck.cli import cli, main
 from deckcheck.lookup import Index, normalize
 from deckcheck.lookup.langs import KNOWN, UnknownLanguage, canonical_lang
 from deckcheck.lookup.nicknames import load_nicknames
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent.parent
 ASH, DM, RAIGEKI, JINZO, BEWD, RAYEL = 14558127, 46986414, 12580477, 77585513, 89631139, 23220533
@@ -136,19 +134,6 @@ def test_typo_suggestions_hold_the_right_card_in_search_order(real_index: Index)
 def test_blue_eyes_prefix_shows_the_dragon_in_the_top_5(real_index: Index) -> None:
     top = [m.card_id for m in real_index.search("blue-eyes", limit=5)]
     assert BEWD in top
-
-
-@pytest.fixture
-def home(
-    lookup_home_dir: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Path:
-    from deckcheck.carddb import open_db
-
-    monkeypatch.setenv("DECKCHECK_HOME", str(lookup_home_dir))
-    Index.for_db(open_db(), cache_dir=tmp_path_factory.mktemp("decisions-cache"))
-    return lookup_home_dir
 
 
 def run(*args: str) -> Any:

@@ -11,7 +11,6 @@ import pytest
 
 from deckcheck.lookup import Index
 from deckcheck.lookup.decision import decide
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 pytestmark = pytest.mark.realdata
 
@@ -65,8 +64,8 @@ def _queries(db: Any, n: int, seed: int) -> list[str]:
 
 
 def test_fast_resolve_gives_the_verdict_and_candidates_of_the_whole_ranking(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
 ) -> None:
     shortened = 0
     for query in _queries(real_db, 150, 19):
@@ -107,8 +106,8 @@ def _long_typos(db: Any, n: int, seed: int) -> list[str]:
 
 
 def test_ngram_path_gives_the_verdict_and_candidates_of_the_whole_ranking(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
 ) -> None:
     """``_clear_ranking`` (a clear typo winner proved from the n-gram filter's names):
     the same verdict as ``decide`` on the whole ranking, candidates a start of its own."""
@@ -129,8 +128,8 @@ def test_ngram_path_gives_the_verdict_and_candidates_of_the_whole_ranking(
 
 
 def test_filtered_hits_equal_a_scan_of_the_whole_window(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
 ) -> None:
     from rapidfuzz import fuzz, process
 
@@ -161,8 +160,8 @@ def test_filtered_hits_equal_a_scan_of_the_whole_window(
 
 
 def test_substring_matches_from_postings_equal_a_scan_of_every_key(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
 ) -> None:
     rng = random.Random(43)
     from deckcheck.lookup.normalize import normalize
@@ -179,15 +178,16 @@ def test_substring_matches_from_postings_equal_a_scan_of_every_key(
     for key in queries:
         if not key:
             continue
-        got = real_index._infix(key, None)
-        assert got == real_index._infix_scan(key, None), key
+        words = f" {key} "  # a one-word query (keys hold no spaces)
+        got = real_index._infix(key, None, words)
+        assert got == real_index._infix_scan(key, None, words), key
         many += len(got) >= 100
     assert many >= 3  # the 400-name cap and key order were checked too
 
 
 def test_partial_prefilter_keeps_every_partial_match(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
 ) -> None:
     """The LCS prefilter of the partial pass gives what ``partial_ratio`` against every
     longer name gives (the pass as it was before the prefilter)."""
@@ -232,8 +232,8 @@ def _tie_typos(db: Any, n: int, seed: int) -> list[str]:
 
 
 def test_filtered_search_equals_the_plain_scan(
-    real_index: Index,  # noqa: F811
-    real_db: Any,  # noqa: F811
+    real_index: Index,
+    real_db: Any,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """``search`` and ``resolve`` with the character-count filter (``lookup.bag``) give

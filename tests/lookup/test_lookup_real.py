@@ -16,25 +16,6 @@ pytestmark = pytest.mark.realdata
 REPO = Path(__file__).resolve().parent.parent.parent
 
 
-@pytest.fixture(scope="session")
-def lookup_home_dir(real_home_dir: Path) -> Path:
-    """The shared real home (real cards and lists; read-only: the index cache goes elsewhere)."""
-    return real_home_dir
-
-
-@pytest.fixture(scope="session")
-def real_db(lookup_home_dir: Path) -> Any:
-    from deckcheck.carddb import open_db
-
-    return open_db(lookup_home_dir / "cards.sqlite3")
-
-
-@pytest.fixture(scope="session")
-def real_index(real_db: Any, tmp_path_factory: pytest.TempPathFactory) -> Index:
-    # Own cache folder: the shared real home stays untouched.
-    return Index.for_db(real_db, cache_dir=tmp_path_factory.mktemp("lookup-cache"))
-
-
 ASH, POT, MAXX, RAIGEKI, MIRROR = 14558127, 55144522, 23434538, 12580477, 44095762
 
 

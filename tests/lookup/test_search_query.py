@@ -1,7 +1,6 @@
 """The card search language: parsing and its errors (no data), and evaluation against the
 real card database, with the expected sets computed straight from the cards table."""
 
-# ruff: noqa: F811  (session fixtures imported from test_lookup_real)
 from __future__ import annotations
 
 import datetime as dt
@@ -16,7 +15,6 @@ from click.testing import CliRunner
 from deckcheck import search
 from deckcheck.cli import cli, main
 from deckcheck.search.query import And, Not, Or, QueryError, Term, is_query, parse
-from tests.lookup.test_lookup_real import lookup_home_dir, real_db, real_index  # noqa: F401
 
 SYNCHRO, MONSTER, TRAP, LINK, XYZ, PENDULUM = 0x2000, 0x1, 0x4, 0x4000000, 0x800000, 0x1000000
 DARK = 0x20
@@ -131,6 +129,8 @@ def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None
     assert all(
         c["attribute"] == "DARK" and "synchro" in c["type"] and c["atk"] >= 2500 for c in cards
     )
+    levels = [c["level"] for c in cards if "xyz" not in c["type"]]  # Z-ARC (Anime) has a rank
+    assert levels and all(type(v) is int and v > 0 for v in levels)  # it was a string
     text = (
         CliRunner()
         .invoke(cli, ["card", "search", "t:synchro attr:dark atk>=2500"], standalone_mode=False)
@@ -138,6 +138,24 @@ def test_synchro_query_through_the_cli(on_real_home: Path, real_db: Any) -> None
     )
     assert text[0].split() == ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"]
     assert len(text) == 11  # header + the default --limit of 10
+
+
+def test_json_levels_ranks_and_link_ratings_are_numbers(on_real_home: Path, real_db: Any) -> None:
+    # issue 32: card search -o json gave "level": "4" / "R4" / "L2"
+    res = CliRunner().invoke(
+        cli,
+        ["card", "search", "(t:xyz or t:link) atk>=3000", "--limit", "0", "-o", "json"],
+        standalone_mode=False,
+    )
+    assert res.return_value == 0
+    cards = json.loads(res.stdout)["cards"]
+    with sqlite3.connect(real_db.path) as con:
+        stars = dict(con.execute("SELECT id, level & 0xff FROM cards"))
+    xyz = [c for c in cards if "xyz" in c["type"]]
+    link = [c for c in cards if "link" in c["type"]]
+    assert xyz and link
+    assert all(c["rank"] == stars[c["id"]] and "level" not in c for c in xyz)
+    assert all(c["link"] == stars[c["id"]] and "level" not in c for c in link)
 
 
 @pytest.fixture

@@ -30,8 +30,10 @@ from deckcheck.cli import main
 from deckcheck.decks import ydke
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.formats import lflist
-from deckcheck.formats.catalog import load_formats, load_list_file
+from deckcheck.formats.catalog import load_list_file
+from deckcheck.formats.formatfiles import load_formats
 from deckcheck.model import Banlist, Deck
+from tests.builders import run_process
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
 from tests.reliability import fuzzcount
 from tests.reliability.fuzzcount import fuzz_counts_printed  # noqa: F401 (autouse)
@@ -445,14 +447,6 @@ def test_ydke_long(url: str) -> None:
 # --------------------------------------------------------------------------- validate end to end
 
 
-@pytest.fixture
-def tiny_home(isolated_home: Path) -> Path:
-    from deckcheck.formats.importer import import_lflists
-
-    import_lflists([HOSTILE / "tiny.lflist.conf"], dest=isolated_home / "banlists")
-    return isolated_home
-
-
 _E2E = st.tuples(
     st.one_of(_DECK_BYTES, st.binary(max_size=200)),
     st.sampled_from([".ydk", ".txt", ".ydke", ".YDK", ""]),
@@ -561,11 +555,10 @@ def test_validate_with_fuzzed_banlist_long(
 
 def test_long_profile_is_opt_in() -> None:
     """The default run deselects the long profile; `-m fuzz` on the command line selects it."""
-    import subprocess
     import sys
 
     def collected(*extra: str) -> list[str]:
-        proc = subprocess.run(
+        proc = run_process(
             [
                 sys.executable,
                 "-m",
@@ -578,10 +571,7 @@ def test_long_profile_is_opt_in() -> None:
                 *extra,
             ],
             cwd=REPO,
-            capture_output=True,
-            text=True,
             timeout=120,
-            check=False,
         )
         assert proc.returncode == 0, proc.stdout + proc.stderr
         return [ln for ln in proc.stdout.splitlines() if "::" in ln]

@@ -6,6 +6,7 @@ database). Each input gives a result or one clear error; ``-m fuzz`` runs
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ _REAL_VECTORS = (
 )
 _KEY = st.one_of(
     st.integers(-5, 2**40).map(str),
+    st.integers(-(2**70), 2**70).map(str),  # past SQLite's 2**63 (issue 32)
     st.text(max_size=8),
     st.sampled_from(["4007", "16113", "0", "-1", "1e3", " 12", "١٢"]),
 )
@@ -87,6 +89,29 @@ def _vector_file(work: Path, data: bytes) -> None:
 
 
 test_vector_json, test_vector_json_long = fuzz(_VECTOR_BYTES, quick=100)(_vector_file)
+
+
+def _vector_file_real_map(work: Path, cards_db: Path, data: bytes) -> None:
+    """The same files read with a real database's Konami id map (SQLite answers each id)."""
+    from deckcheck.carddb import open_db
+
+    db = open_db(cards_db)
+    folder = work / "tcg"
+    folder.mkdir(exist_ok=True)
+    p = fresh(folder, ".vector.json")
+    p.write_bytes(data)
+    try:
+        reader_outcome(
+            lambda: official.read_vector(p, db.passcodes_for_konami),
+            (official.OfficialList,),
+            "vector JSON (database ids)",
+        )
+    finally:
+        p.unlink()
+        db.close()
+
+
+test_vector_json_db, test_vector_json_db_long = fuzz(_VECTOR_BYTES, quick=40)(_vector_file_real_map)
 
 
 # --------------------------------------------------------------------------- cards.cdb
@@ -186,3 +211,116 @@ def test_cdb_with_a_table_name_that_is_not_utf8_is_refused(work: Path) -> None:
 
     with pytest.raises(InputError, match="unreadable SQLite database"):
         import_files([p], db_path=work / "x.sqlite3", lock=False, replace=True)
+
+
+# --------------------------------------------------------------------------- official JSON
+# yaml-yugi cards/rush/skill arrays and YGOJSON trees imported into a scratch database that
+# holds a few cards (official data needs cards), with huge, negative and odd numbers (issue
+# 32: a passcode over 2**63 was an OverflowError out of SQLite).
+
+_NUMBER = st.one_of(
+    st.integers(-(2**70), 2**70),
+    st.integers(0, 2**32 + 5),
+    st.sampled_from([0, -1, 2**31, 2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64, 10**30, -(2**63)]),
+    st.floats(),
+    st.booleans(),
+    st.none(),
+    st.text(max_size=6),
+)
+_YY_NAMES = st.dictionaries(
+    st.sampled_from(["en", "ja", "ko", "zh-CN", "ja_romaji", "xx"]),
+    st.one_of(
+        st.sampled_from(
+            ["Pot of Greed", "Ash Blossom & Joyous Spring", "<ruby>灰<rt>は</rt></ruby>"]
+        ),
+        st.text(max_size=8),
+        st.none(),
+        _NUMBER,
+    ),
+    max_size=4,
+)
+_YY_RECORD = st.fixed_dictionaries(
+    {"name": st.one_of(_YY_NAMES, _NUMBER), "yugipedia_page_id": _NUMBER},
+    optional={
+        "password": _NUMBER,
+        "fake_password": _NUMBER,
+        "konami_id": _NUMBER,
+        "type_line": st.just("Skill"),
+        "limit_regulation": st.just({}),
+    },
+)
+_YY_BYTES = st.one_of(
+    st.lists(_YY_RECORD, min_size=1, max_size=6).map(lambda d: json.dumps(d).encode()),
+    st.tuples(st.sampled_from(["cards", "rush", "skill"]), _OPS).map(
+        lambda t: mutate((_FIXTURE_OFFICIAL / f"{t[0]}.json").read_bytes(), t[1])
+    ),
+    st.integers(4300, 4400).map(
+        lambda n: b'[{"name": {}, "yugipedia_page_id": ' + b"9" * n + b"}]"
+    ),
+)
+_FIXTURE_OFFICIAL = Path(__file__).resolve().parent.parent / "fixtures" / "official"
+
+
+@pytest.fixture(scope="module")
+def cards_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scratch card database of the tiny cdb of the official-data tests (built once)."""
+    from tests.builders import tiny_cdb
+
+    work = tmp_path_factory.mktemp("official-fuzz")
+    db = work / "cards.sqlite3"
+    import_files([tiny_cdb(work / "tiny.cdb")], db_path=db, lock=False)
+    return db
+
+
+def _official_import(work: Path, cards_db: Path, src: Path, reader: str) -> None:
+    db = fresh(work, ".sqlite3")
+    shutil.copyfile(cards_db, db)
+    try:
+        reader_outcome(
+            lambda: import_files([src], db_path=db, lock=False), (ImportSummary,), reader
+        )
+    finally:
+        db.unlink(missing_ok=True)
+
+
+def _yaml_yugi_file(work: Path, cards_db: Path, data: bytes) -> None:
+    p = fresh(work, ".json")
+    p.write_bytes(data)
+    try:
+        _official_import(work, cards_db, p, "yaml-yugi JSON")
+    finally:
+        p.unlink()
+
+
+test_yaml_yugi_json, test_yaml_yugi_json_long = fuzz(_YY_BYTES, quick=60)(_yaml_yugi_file)
+
+_PASSWORD = st.one_of(
+    _NUMBER.map(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
+    st.integers(0, 10**40).map(str),
+    st.integers(4290, 4400).map(lambda n: "9" * n),
+    st.text(alphabet="0123456789 <>-x١", max_size=14),
+)
+_YGOJSON_CARD = st.fixed_dictionaries(
+    {},
+    optional={
+        "passwords": st.one_of(st.lists(_PASSWORD, max_size=3), _NUMBER),
+        "images": st.lists(st.fixed_dictionaries({}, optional={"password": _PASSWORD}), max_size=2),
+        "externalIDs": st.one_of(st.fixed_dictionaries({}, optional={"dbID": _NUMBER}), _NUMBER),
+    },
+)
+
+
+def _ygojson_tree(work: Path, cards_db: Path, card: dict[str, Any]) -> None:
+    tree = fresh(work, "-ygojson")
+    shutil.copytree(_FIXTURE_OFFICIAL / "ygojson", tree)
+    first = min((tree / "cards").glob("*.json"))
+    doc = json.loads(first.read_text("utf-8"))
+    doc.update(card)
+    first.write_text(json.dumps(doc), encoding="utf-8")
+    try:
+        _official_import(work, cards_db, tree, "YGOJSON")
+    finally:
+        shutil.rmtree(tree)
+
+
+test_ygojson_tree, test_ygojson_tree_long = fuzz(_YGOJSON_CARD, quick=40)(_ygojson_tree)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -16,19 +15,13 @@ import pytest
 
 from deckcheck.cli import main
 from tests._http import serving
+from tests.builders import child_env, run_deckcheck
 
 REPO = Path(__file__).resolve().parent.parent.parent
 DATAS = (
     "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, type INTEGER, "
     "atk INTEGER, def INTEGER, level INTEGER, race INTEGER, attribute INTEGER)"
 )
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    env.update(extra)
-    return env
 
 
 def cdb(path: Path, *, datas: str | None = DATAS, texts: str | None = None, rows: int = 2) -> Path:
@@ -53,14 +46,7 @@ def cdb(path: Path, *, datas: str | None = DATAS, texts: str | None = None, rows
 
 
 def run(argv: list[str], timeout: float = 60, **env: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *argv],
-        env=_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run_deckcheck(*argv, env=child_env(**env), timeout=timeout)
 
 
 def _one_error(r: subprocess.CompletedProcess[str], needle: str) -> None:

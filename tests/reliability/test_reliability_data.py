@@ -13,6 +13,14 @@ import pytest
 
 from deckcheck import decks
 from deckcheck.cli import main
+from tests.builders import (
+    MONSTER_ROW,
+    child_env,
+    killed_after,
+    run_deckcheck,
+    run_process,
+    write_cdb,
+)
 
 REPO = Path(__file__).resolve().parent.parent.parent
 ASH = 14558127
@@ -29,18 +37,12 @@ _BARRIER = (
 )
 
 
-def _env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
-    return env
-
-
 def run_together(argvs: list[list[str]], go: Path, timeout: float = 120) -> list[int]:
     """Start one process per argv, release them at once, return their exit codes."""
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", _BARRIER, str(go), *argv],
-            env=_env(),
+            env=child_env(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
@@ -116,6 +118,14 @@ def lflist_text(version: int, lists: int = 6, entries: int = 300) -> str:
     return "\n".join(out) + "\n"
 
 
+def old_and_new(folder: Path, lists: int, entries: int) -> tuple[Path, Path]:
+    """``old.conf`` and ``new.conf`` in ``folder``: the same lists, version 0 and 1."""
+    old, new = folder / "old.conf", folder / "new.conf"
+    old.write_text(lflist_text(0, lists=lists, entries=entries))
+    new.write_text(lflist_text(1, lists=lists, entries=entries))
+    return old, new
+
+
 def list_versions(home: Path) -> set[str]:
     """The limit each installed TCG list gives (a set of one value: the lists agree)."""
     got = set()
@@ -126,15 +136,7 @@ def list_versions(home: Path) -> set[str]:
 
 
 def _run(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "deckcheck", *argv],
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        **kw,  # type: ignore[arg-type]
-    )
+    return run_deckcheck(*argv, env=child_env(), timeout=120, **kw)
 
 
 def test_banlist_import_refuses_non_regular_files(tmp_path: Path) -> None:
@@ -178,7 +180,7 @@ def test_banlist_import_waits_for_an_update_holding_the_lock(
     with staging.home_lock():  # what `deckcheck update` holds for its whole run
         p = subprocess.Popen(
             [sys.executable, "-m", "deckcheck", "banlist", "import", str(conf)],
-            env=_env(),
+            env=child_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -194,7 +196,6 @@ def test_banlist_import_waits_for_an_update_holding_the_lock(
 
 def tiny_mirror(root: Path) -> Path:
     """Every required file of card_db/sources.yaml, tiny: a directory source for update."""
-    import sqlite3
 
     from deckcheck.update.sources import load_components
 
@@ -207,20 +208,7 @@ def tiny_mirror(root: Path) -> Path:
             fam = {"0TCG": "TCG", "lflist": "OCG"}.get(p.name.split(".")[0], p.name.split(".")[0])
             p.write_text(f"!2026.01 {fam}\n55144522 0 -- Pot of Greed\n")
             continue
-        conn = sqlite3.connect(p)
-        conn.execute(
-            "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-            "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-            "attribute INTEGER)"
-        )
-        conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-        rows = [(55144522, "Pot of Greed"), (14558127, "Ash Blossom & Joyous Spring")]
-        conn.executemany(
-            "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 0, 0, 0)", [(i,) for i, _ in rows]
-        )
-        conn.executemany("INSERT INTO texts VALUES (?, ?, '')", rows)
-        conn.commit()
-        conn.close()
+        write_cdb(p, {55144522: "Pot of Greed", 14558127: "Ash Blossom & Joyous Spring"})
     return root
 
 
@@ -268,7 +256,8 @@ def test_banlist_import_on_a_full_disk_writes_nothing(
         (disk / "filler").write_bytes(b"\0" * 200_000)
         assert main(["banlist", "import", str(conf)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "No space left on device; nothing was changed" in err[0], err
+        assert len(err) == 1 and "No space left on device" in err[0], err
+        assert "nothing was changed" in err[0] and str(home) in err[0], err
         left = [p for p in home.rglob("*") if p.is_file() and p.name != ".lock"]
         assert left == []  # no list, no temp file
         (disk / "filler").unlink()
@@ -282,13 +271,10 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
     tmp_path: Path, isolated_home: Path
 ) -> None:
     import random
-    import signal
     import time
 
     rng = random.Random(20)
-    old, new = tmp_path / "old.conf", tmp_path / "new.conf"
-    old.write_text(lflist_text(0, lists=8, entries=400))
-    new.write_text(lflist_text(1, lists=8, entries=400))
+    old, new = old_and_new(tmp_path, lists=8, entries=400)
     assert _run(["banlist", "import", str(old)]).returncode == 0
     # how long a whole import takes, so kills land anywhere in it
     t0 = time.perf_counter()
@@ -297,15 +283,7 @@ def test_killed_banlist_import_leaves_old_or_new_and_no_litter(
     mixed = 0
     for _ in range(20):
         src = rng.choice([old, new])
-        p = subprocess.Popen(
-            [sys.executable, "-m", "deckcheck", "banlist", "import", str(src)],
-            env=_env(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        time.sleep(rng.uniform(0.05, whole))
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        killed_after(rng.uniform(0.05, whole), "banlist", "import", str(src))
         got = list_versions(isolated_home)
         mixed += len(got) != 1
         assert "?" not in got
@@ -374,14 +352,10 @@ def test_unreadable_sub_folder_is_a_finding_not_nothing(tmp_path: Path) -> None:
         cmd = [sys.executable, "-m", "deckcheck", "validate", str(top), "--output", "json"]
         if os.geteuid() == 0:
             cmd = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", *cmd]
-        r = subprocess.run(
-            cmd, env=_env(), capture_output=True, text=True, timeout=120, check=False
-        )
+        r = run_process(cmd, env=child_env(), timeout=120)
         diff = ["banlist", "diff", "tcg@2026-01-01", "tcg@2026-01-01", "--deck", str(top)]
         cmd2 = [*cmd[: cmd.index(sys.executable) + 1], "-m", "deckcheck", *diff]
-        r2 = subprocess.run(
-            cmd2, env=_env(), capture_output=True, text=True, timeout=120, check=False
-        )
+        r2 = run_process(cmd2, env=child_env(), timeout=120)
     finally:
         (top / "locked").chmod(0o755)
     assert r.returncode == 1, r.stderr
@@ -425,23 +399,6 @@ def test_build_refuses_a_ydk_over_the_readers_line_limit(
 # --------------------------------------------------------------------------- update state
 
 
-def _custom_cdb(path: Path) -> Path:
-    import sqlite3
-
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-        "attribute INTEGER)"
-    )
-    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-    conn.execute("INSERT INTO datas VALUES (99999001, 3, 0, 17, 0, 0, 4, 1, 1)")
-    conn.execute("INSERT INTO texts VALUES (99999001, 'My House Dragon', '')")
-    conn.commit()
-    conn.close()
-    return path
-
-
 def test_update_force_keeps_cards_added_with_db_import(
     tmp_path: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -449,23 +406,24 @@ def test_update_force_keeps_cards_added_with_db_import(
 
     mirror = tiny_mirror(tmp_path / "mirror")
     assert main(["update", "--source", str(mirror)]) == 0
-    custom = _custom_cdb(tmp_path / "house.cdb")
+    custom = write_cdb(tmp_path / "house.cdb", {99999001: "My House Dragon"}, kind=MONSTER_ROW)
     assert main(["db", "import", str(custom)]) == 0
     capsys.readouterr()
     assert main(["update", "--source", str(mirror), "--force"]) == 0
+    assert "1 file(s) from 'db import' applied again" in capsys.readouterr().err  # quiet
+    assert main(["update", "--source", str(mirror), "--force", "-v"]) == 0
     err = capsys.readouterr().err
     assert f"{custom}: imported with 'db import'; applied again over the update" in err
     db = open_db()
     assert db.get(99999001) is not None and db.name(99999001) == "My House Dragon"
     assert db.get(55144522) is not None  # and the update's cards are there
     custom.unlink()  # gone: the update says so instead of dropping it unsaid
-    assert main(["update", "--source", str(mirror), "--force"]) == 0
+    assert main(["update", "--source", str(mirror), "--force", "-v"]) == 0
     assert f"{custom}: imported with 'db import' but gone" in capsys.readouterr().err
 
 
 def test_killed_updates_leave_old_or_new_and_no_litter(tmp_path: Path, isolated_home: Path) -> None:
     import random
-    import signal
     import sqlite3
     import time
 
@@ -476,7 +434,7 @@ def test_killed_updates_leave_old_or_new_and_no_litter(tmp_path: Path, isolated_
     for lf in (new / "ProjectIgnis" / "LFLists").glob("*.conf"):
         lf.write_text(lf.read_text().replace("2026.01", "2026.03"))
     conn = sqlite3.connect(new / "ProjectIgnis" / "BabelCDB" / "cards.cdb")
-    conn.execute("INSERT INTO datas VALUES (99999002, 3, 0, 2, 0, 0, 0, 0, 0)")
+    conn.execute("INSERT INTO datas VALUES (99999002, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0)")
     conn.execute("INSERT INTO texts VALUES (99999002, 'New Card', '')")
     conn.commit()
     conn.close()
@@ -504,15 +462,7 @@ def test_killed_updates_leave_old_or_new_and_no_litter(tmp_path: Path, isolated_
             src == new,
             tuple(sorted({*before[1], "2026-03-01.yaml"} if src == new else before[1])),
         )
-        p = subprocess.Popen(
-            [sys.executable, "-m", "deckcheck", "update", "--source", str(src), "--force"],
-            env=_env(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        time.sleep(rng.uniform(0.05, whole))
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        killed_after(rng.uniform(0.05, whole), "update", "--source", str(src), "--force")
         # the next command taking the home lock finishes or discards what the kill left
         r = _run(["banlist", "import", str(house), "--family", "house"])
         assert r.returncode == 0, r.stderr

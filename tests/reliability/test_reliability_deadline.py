@@ -23,7 +23,7 @@ def heavy_mirror(root: Path, rows: int = 300_000) -> Path:
     p = root / "ProjectIgnis" / "BabelCDB" / "cards.cdb"
     conn = sqlite3.connect(p)
     conn.executemany(
-        "INSERT INTO datas VALUES (?, 3, 0, 2, 0, 0, 4, 1, 1)",
+        "INSERT INTO datas VALUES (?, 3, 0, 0, 2, 0, 0, 4, 1, 1, 0)",
         [(20_000_000 + i,) for i in range(rows)],
     )
     conn.executemany(

@@ -16,6 +16,7 @@ import pytest
 
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ERROR, EXIT_OK
+from tests.builders import run_process
 from tests.conftest import FIXTURES
 
 TINY = FIXTURES / "hostile" / "tiny.lflist.conf"
@@ -162,7 +163,7 @@ def test_out_into_a_missing_folder_is_refused(capsys, tmp_path: Path) -> None:
 def test_written_files_follow_the_umask(capsys, tmp_path: Path, isolated_home: Path) -> None:
     old = os.umask(0o022)
     try:
-        rc, out, err = run(capsys, "banlist", "import", str(TINY))
+        rc, out, err = run(capsys, "banlist", "import", "-v", str(TINY))
         assert rc == EXIT_OK, err
         (written,) = [Path(ln) for ln in out.splitlines()]
         out_file = tmp_path / "out.conf"
@@ -201,13 +202,13 @@ def test_corrupt_database_advice_works(
     rc, out, err = run(capsys, "card", "show", "46986414")
     assert rc == EXIT_OK and out.startswith("Dark Magician"), err
     db.write_bytes(garbage)
-    rc, _, err = run(capsys, "db", "reset")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
     assert rc == EXIT_OK and "removed" in err
     assert not db.exists()
     rc, _, err = run(capsys, "db", "import", str(good))
     assert rc == EXIT_OK, err
-    rc, _, err = run(capsys, "db", "reset")
-    rc, _, err = run(capsys, "db", "reset")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
+    rc, _, err = run(capsys, "db", "reset", "--yes")
     assert rc == EXIT_OK and "nothing to remove" in err
 
 
@@ -217,12 +218,7 @@ def test_corrupt_database_advice_works(
 @contextlib.contextmanager
 def tmpfs(where: Path, size: str) -> Iterator[Path]:
     where.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    r = run_process(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)])
     if r.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {r.stderr.strip() or r.returncode}")
     try:
@@ -232,9 +228,7 @@ def tmpfs(where: Path, size: str) -> Iterator[Path]:
 
 
 def remount_ro(where: Path) -> None:
-    r = subprocess.run(
-        ["mount", "-o", "remount,ro", str(where)], capture_output=True, text=True, check=False
-    )
+    r = run_process(["mount", "-o", "remount,ro", str(where)])
     if r.returncode != 0:
         pytest.skip(f"cannot remount the tmpfs read-only: {r.stderr.strip()}")
 
@@ -261,11 +255,12 @@ def test_full_disk(capsys, tmp_path: Path, monkeypatch) -> None:
         monkeypatch.setenv("DECKCHECK_HOME", str(home))
         monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path / "cache"))
         rc, _, err = run(capsys, "db", "import", str(src_cdb))
-        one_error(rc, err, "cards.sqlite3")
+        # one short line naming the home and the space needed (issue 32)
+        one_error(rc, err, f"{home}: No space left on device", "free there")
         assert not (home / "cards.sqlite3").exists()
         assert not list(home.glob(".*.tmp")) and not list(home.glob(".cards-*"))
         rc, _, err = run(capsys, "banlist", "import", str(src_list))
-        one_error(rc, err, "banlists", "No space left on device")  # all lists or none: the folder
+        one_error(rc, err, str(home), "No space left on device")  # all lists or none
         assert not list((home / "banlists").rglob("*.yaml"))
         # export: a list that fits in the home (outside the tmpfs) onto the full disk
         monkeypatch.setenv("DECKCHECK_HOME", str(tmp_path / "home2"))

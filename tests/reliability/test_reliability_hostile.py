@@ -17,19 +17,11 @@ import pytest
 
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
+from tests.builders import run_deckcheck, run_process
 from tests.conftest import FIXTURES
 
 HOSTILE = FIXTURES / "hostile"
 OK_DECK = HOSTILE / "ok.ydk"
-
-
-@pytest.fixture
-def tiny_home(isolated_home: Path) -> Path:
-    """The isolated home with one small TCG list installed (the sample card database)."""
-    from deckcheck.formats.importer import import_lflists
-
-    import_lflists([HOSTILE / "tiny.lflist.conf"], dest=isolated_home / "banlists")
-    return isolated_home
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -102,13 +94,7 @@ def test_hostile_yaml_is_one_clear_error(
 def test_deep_yaml_does_not_crash_the_process(tiny_home: Path, tmp_path: Path) -> None:
     # The crash was a SIGSEGV inside libyaml: only a real process shows it.
     path = _deep_flow(tmp_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "--format-file", str(path), str(OK_DECK)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    proc = run_deckcheck("validate", "--format-file", str(path), str(OK_DECK), timeout=60)
     assert proc.returncode == EXIT_ERROR, proc.stderr
     assert proc.stderr.strip().splitlines()[-1].startswith("deckcheck: error:")
 
@@ -118,10 +104,10 @@ def test_huge_integers_in_yaml(tiny_home: Path, capsys: pytest.CaptureFixture[st
         capsys, "--format-file", str(HOSTILE / "huge-int-format.yaml"), "-f", "huge", str(OK_DECK)
     )
     assert_one_error(rc, err, "huge-int-format.yaml", "number")
-    # A 77-digit passcode in a list names no card: the list loads and the deck is checked.
-    rc, out, err = run(capsys, "--banlist", str(HOSTILE / "huge-id.yaml"), str(OK_DECK))
-    assert_outcome(rc, err)
-    assert out.startswith(str(OK_DECK))
+    # A 77-digit passcode in a list is a hostile number: refused in one line naming the
+    # file, the key and the range (issue 32 item 5; it used to load and name no card).
+    rc, _out, err = run(capsys, "--banlist", str(HOSTILE / "huge-id.yaml"), str(OK_DECK))
+    assert_one_error(rc, err, "huge-id.yaml", "entries[0].id", "4294967295")
 
 
 def test_huge_integers_in_fast_layout_list(
@@ -336,19 +322,11 @@ def test_unreadable_deck_chmod(tiny_home: Path, tmp_path: Path) -> None:
             )
         prefix = DROP_FILE_READ_CAPS
     cmd = [sys.executable, "-m", "deckcheck", "validate", "--date", "2021-01-01"]
-    proc = subprocess.run(
-        [*prefix, *cmd, str(p), str(OK_DECK)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = run_process([*prefix, *cmd, str(p), str(OK_DECK)], timeout=120)
     _deck_report(proc.returncode, proc.stdout, proc.stderr, str(p))
     assert "permission denied" in proc.stdout
     p.chmod(0o644)  # the same run on the readable file: the denial above was the mode's
-    proc = subprocess.run(
-        [*prefix, *cmd, str(p)], capture_output=True, text=True, timeout=120, check=False
-    )
+    proc = run_process([*prefix, *cmd, str(p)], timeout=120)
     assert "permission denied" not in proc.stdout, proc.stdout
 
 
@@ -405,16 +383,13 @@ def test_fifo_in_a_deck_folder_does_not_hang(
 
 def test_process_substitution_pipe_is_read(tiny_home: Path, tmp_path: Path) -> None:
     # The non-blocking open must not lose a pipe that has a writer (`validate <(cat deck)`).
-    proc = subprocess.run(
+    proc = run_process(
         [
             "bash",
             "-c",
             f'"{sys.executable}" -m deckcheck validate -d 2021-01-01 <(cat "{OK_DECK}")',
         ],
-        capture_output=True,
-        text=True,
         timeout=60,
-        check=False,
     )
     assert_outcome(proc.returncode, proc.stderr)
     assert "main 3" in proc.stdout, proc.stdout

@@ -5,32 +5,19 @@ deck edit lines or `db info` / `db import`; JSON keeps the name exact."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
 from deckcheck.cli import main
+from tests.builders import MONSTER_ROW, write_cdb
 
 EVIL = "Evil\nlegal in TCG on 2026-01-01\x1b[2J\x07"
 CARD = 99999011
 
 
 def evil_cdb(path: Path) -> Path:
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE datas (id INTEGER PRIMARY KEY, ot INTEGER, alias INTEGER, "
-        "type INTEGER, atk INTEGER, def INTEGER, level INTEGER, race INTEGER, "
-        "attribute INTEGER)"
-    )
-    conn.execute("CREATE TABLE texts (id INTEGER PRIMARY KEY, name TEXT, desc TEXT)")
-    conn.execute(f"INSERT INTO datas VALUES ({CARD}, 3, 0, 17, 0, 0, 4, 1, 1)")
-    conn.execute("INSERT INTO datas VALUES (55144522, 3, 0, 2, 0, 0, 0, 0, 0)")
-    conn.execute("INSERT INTO texts VALUES (?, ?, '')", (CARD, EVIL))
-    conn.execute("INSERT INTO texts VALUES (55144522, 'Pot of Greed', '')")
-    conn.commit()
-    conn.close()
-    return path
+    return write_cdb(path, {CARD: EVIL, 55144522: "Pot of Greed"}, kinds={CARD: MONSTER_ROW})
 
 
 @pytest.fixture

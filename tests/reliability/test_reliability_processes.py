@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import run_process
 from tests.conftest import FIXTURES
 
 HOSTILE = FIXTURES / "hostile"
@@ -151,14 +152,7 @@ def test_validate_during_reimport_sees_old_or_new_never_a_mix(tmp_path: Path) ->
     reimports = subprocess.Popen(["sh", str(importer)], env=env)
     try:
         wait_for_temp(home, reimports)
-        proc = subprocess.run(
-            [sys.executable, str(loop)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
+        proc = run_process([sys.executable, str(loop)], env=env, timeout=300)
     finally:
         (tmp_path / "stop").touch()
         reimports.wait(timeout=120)

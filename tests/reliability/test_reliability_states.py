@@ -10,7 +10,6 @@ import fcntl
 import os
 import random
 import shutil
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -18,7 +17,8 @@ import time
 from pathlib import Path
 
 from deckcheck.cli import main
-from tests.reliability.test_reliability_data import _env, _run, lflist_text, tiny_mirror
+from tests.builders import child_env, killed_after
+from tests.reliability.test_reliability_data import _run, lflist_text, old_and_new, tiny_mirror
 
 NEW_CARD = 99999002
 
@@ -51,7 +51,7 @@ def two_mirrors(tmp_path: Path) -> tuple[Path, Path]:
     for lf in (new / "ProjectIgnis" / "LFLists").glob("*.conf"):
         lf.write_text(lf.read_text().replace("55144522 0", "55144522 1"))
     conn = sqlite3.connect(new / "ProjectIgnis" / "BabelCDB" / "cards.cdb")
-    conn.execute(f"INSERT INTO datas VALUES ({NEW_CARD}, 3, 0, 2, 0, 0, 0, 0, 0)")
+    conn.execute(f"INSERT INTO datas VALUES ({NEW_CARD}, 3, 0, 0, 2, 0, 0, 0, 0, 0, 0)")
     conn.execute(f"INSERT INTO texts VALUES ({NEW_CARD}, 'New Card', '')")
     conn.commit()
     conn.close()
@@ -59,15 +59,6 @@ def two_mirrors(tmp_path: Path) -> tuple[Path, Path]:
 
 
 OLD_STATE, NEW_STATE = (False, "limit: 0"), (True, "limit: 1")
-
-
-def _popen(argv: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "deckcheck", *argv],
-        env=_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
 
 
 def _timed(argv: list[str]) -> float:
@@ -89,12 +80,9 @@ def test_killed_update_is_exactly_old_or_new_at_once(tmp_path: Path, isolated_ho
     for i in range(trials):
         src = new if i % 2 else old
         before = state_of(isolated_home)
-        p = _popen(["update", "--source", str(src), "--force"])
         # kills anywhere, half of them in the last third (where the switch is)
         delay = rng.uniform(0.05, whole) if i % 3 else rng.uniform(0.6 * whole, 1.1 * whole)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        killed_after(delay, "update", "--source", str(src), "--force")
         got = state_of(isolated_home)  # at once: nothing has finished or repaired it
         assert got in (OLD_STATE, NEW_STATE), (i, got)
         seen.add("switched" if got != before else "kept")
@@ -125,20 +113,15 @@ def test_killed_multi_list_import_is_exactly_old_or_new_at_once(
     tmp_path: Path, isolated_home: Path
 ) -> None:
     rng = random.Random(7)
-    old, new = tmp_path / "old.conf", tmp_path / "new.conf"
-    old.write_text(lflist_text(0, lists=8, entries=400))
-    new.write_text(lflist_text(1, lists=8, entries=400))
+    old, new = old_and_new(tmp_path, lists=8, entries=400)
     _timed(["banlist", "import", str(old)])
     whole = _timed(["banlist", "import", str(new)])
     trials = 40
     outcomes = []
     for i in range(trials):
         src = old if i % 2 else new
-        p = _popen(["banlist", "import", str(src)])
         delay = rng.uniform(0.05, whole) if i % 2 else rng.uniform(0.6 * whole, 1.1 * whole)
-        time.sleep(delay)
-        p.send_signal(signal.SIGKILL)
-        p.wait()
+        killed_after(delay, "banlist", "import", str(src))
         got = list_versions_now(isolated_home)
         assert len(got) == 1 and "?" not in got, (i, got)
         outcomes.append(got.pop())
@@ -182,7 +165,7 @@ def test_readers_never_see_a_mix_during_updates(tmp_path: Path, isolated_home: P
     readers = [
         subprocess.Popen(
             [sys.executable, "-c", _READER, str(stop)],
-            env=_env(),
+            env=child_env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -250,7 +233,7 @@ def test_the_old_state_a_reader_holds_is_kept_until_it_is_done(
                 "print(paths.lists_dir(), flush=True); sys.stdin.read()"
             ),
         ],
-        env=_env(),
+        env=child_env(),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -294,9 +277,7 @@ def test_stale_temp_files_in_an_out_folder_are_cleaned(tmp_path: Path) -> None:
 def test_readers_never_see_a_mix_during_list_imports_either(
     tmp_path: Path, isolated_home: Path
 ) -> None:
-    old, new = tmp_path / "old.conf", tmp_path / "new.conf"
-    old.write_text(lflist_text(0, lists=8, entries=200))
-    new.write_text(lflist_text(1, lists=8, entries=200))
+    old, new = old_and_new(tmp_path, lists=8, entries=200)
     assert _run(["banlist", "import", str(old)]).returncode == 0
     stop = tmp_path / "stop"
     code = (
@@ -311,7 +292,7 @@ def test_readers_never_see_a_mix_during_list_imports_either(
     )
     rd = subprocess.Popen(
         [sys.executable, "-c", code, str(stop)],
-        env=_env(),
+        env=child_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

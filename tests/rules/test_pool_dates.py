@@ -80,11 +80,11 @@ def test_speed_extra_and_side_maxima_on_record_dates() -> None:
 # --------------------------------------------------------------------------- game dates
 
 GAME_CARD = 1100
+FILLERS_42 = [c for c in range(1000, 1014) for _ in range(3)]  # plain monsters
 
 
-def game_cards(md_date: dt.date | None = None, dl_date: dt.date | None = None) -> CardStub:
-    cards = load_cards()
-    cards[GAME_CARD] = Card(
+def game_card(**fields: object) -> Card:
+    base = Card(
         GAME_CARD,
         "Game Card",
         GAME_CARD,
@@ -93,59 +93,132 @@ def game_cards(md_date: dt.date | None = None, dl_date: dt.date | None = None) -
         Scope.OCG | Scope.TCG,
         ocg_date=D("2014-01-01"),
         tcg_date=D("2014-02-01"),
-        md_date=md_date,
-        dl_date=dl_date,
     )
+    return base.replace(**fields)
+
+
+def game_cards(**fields: object) -> CardStub:
+    cards = load_cards()
+    cards[GAME_CARD] = game_card(**fields)
     return CardStub(cards)
 
 
 def test_release_date_reads_the_region_of_each_game() -> None:
-    card = Card(
-        1,
-        "x",
-        1,
-        "none",
-        0x21,
-        Scope.TCG,
-        ocg_date=D("2014-01-01"),
-        tcg_date=D("2014-02-01"),
-        md_date=D("2022-04-04"),
-        dl_date=D("2018-05-01"),
-    )
+    card = game_card(md_date=D("2022-04-04"), dl_date=D("2018-05-01"))
     assert release_date(card, "masterduel") == D("2022-04-04")
     assert release_date(card, "duellinks") == D("2018-05-01")
     assert release_date(card, "tcg") == D("2014-02-01")
     assert release_date(card.replace(md_date=None), "masterduel") is None
 
 
-@pytest.mark.parametrize(
-    "fmt,field,game,day",
-    [
-        ("master-duel", "md_date", "Master Duel", "2022-04-04"),
-        ("duel-links", "dl_date", "Duel Links", "2018-05-01"),
-    ],
-)
-def test_dc502_names_the_game_and_its_release_date(
-    fmt: str, field: str, game: str, day: str
-) -> None:
-    cards = game_cards(**{field: D(day)})  # type: ignore[arg-type]
-    fillers = [c for c in range(1000, 1014) for _ in range(3)]  # 42 plain monsters
+def game_deck(fmt: str) -> Deck:
     size = 40 if fmt == "master-duel" else 20
     d = Deck(source="x.ydk")
-    d.main = [DeckEntry("main", c, i + 1) for i, c in enumerate(fillers[: size - 1])]
+    d.main = [DeckEntry("main", c, i + 1) for i, c in enumerate(FILLERS_42[: size - 1])]
     d.main.append(DeckEntry("main", GAME_CARD, size))
-    rep = validate_deck(
-        Engine(cards), d, Target(get_format(fmt), None, D(day) - dt.timedelta(days=1))
+    return d
+
+
+def pool_findings(fmt: str, day: str, cards: CardStub) -> list[tuple[str, str, str]]:
+    rep = validate_deck(Engine(cards), game_deck(fmt), Target(get_format(fmt), None, D(day)))
+    return [(f.code, f.severity, f.message) for f in rep.findings if f.card_id == GAME_CARD]
+
+
+GAMES = [
+    ("master-duel", "md", "Master Duel", "the game's Master Pack"),
+    ("duel-links", "dl", "Duel Links", "a reward or an event"),
+]
+
+
+@pytest.mark.parametrize("fmt,field,game,undated", GAMES)
+def test_a_first_pack_after_the_event_date_is_only_a_warning(
+    fmt: str, field: str, game: str, undated: str
+) -> None:
+    # issue 27: Ash Blossom, Effect Veiler, Infinite Impermanence were in Master Duel's Master
+    # Pack at launch; the data dates them by a later pack, which must not make them illegal
+    cards = game_cards(**{f"{field}_date": D("2022-04-04"), f"in_{field}": True})
+    got = pool_findings(fmt, "2022-04-03", cards)
+    assert [(c, s) for c, s, _ in got] == [("DC502", "warning")]
+    assert got[0][2].startswith(
+        f"Game Card ({GAME_CARD}): first seen in {game} in a pack of 2022-04-04, after the "
+        "event date 2022-04-03; "
     )
-    found = [f for f in rep.findings if f.code == "DC502"]
-    assert [f.message for f in found] == [
+    assert undated in got[0][2]
+    assert pool_findings(fmt, "2022-04-04", cards) == []
+
+
+@pytest.mark.parametrize("fmt,field,game,undated", GAMES)
+def test_a_card_not_printed_yet_is_not_in_the_game_either(
+    fmt: str, field: str, game: str, undated: str
+) -> None:
+    cards = game_cards(**{f"{field}_date": D("2022-04-04"), f"in_{field}": True})
+    got = pool_findings(fmt, "2013-12-31", cards)
+    assert got == [
         (
-            f"Game Card ({GAME_CARD}): released in {game} on {day}, after the event date "
-            f"{(D(day) - dt.timedelta(days=1)).isoformat()}"
+            "DC502",
+            "error",
+            (
+                f"Game Card ({GAME_CARD}): not in {game} on 2013-12-31: its first printing is "
+                "dated 2014-01-01"
+            ),
         )
     ]
-    rep = validate_deck(Engine(cards), d, Target(get_format(fmt), None, D(day)))
-    assert not [f for f in rep.findings if f.severity == "error"], rep.findings
-    # no date for the game in the data: not judged by date (the TCG date does not stand in)
-    rep = validate_deck(Engine(game_cards()), d, Target(get_format(fmt), None, D("2015-01-01")))
-    assert not [f for f in rep.findings if f.code == "DC502"]
+    # a pack of the game before the first printing moves the date earlier
+    early = game_cards(**{f"{field}_date": D("2013-06-01"), f"in_{field}": True})
+    assert [(c, s) for c, s, _ in pool_findings(fmt, "2013-05-31", early)] == [("DC502", "error")]
+    assert pool_findings(fmt, "2013-06-01", early) == []
+
+
+@pytest.mark.parametrize("fmt,field,game,undated", GAMES)
+def test_a_card_no_source_puts_in_the_game_is_dc504(
+    fmt: str, field: str, game: str, undated: str
+) -> None:
+    got = pool_findings(fmt, "2024-01-01", game_cards(**{f"in_{field}": False}))
+    assert got == [
+        ("DC504", "error", f"Game Card ({GAME_CARD}): not in {game}: no source puts it in the game")
+    ]
+    # no source knows the card (and no run data): not judged
+    assert pool_findings(fmt, "2024-01-01", game_cards()) == []
+    # in the game by its card data, no pack date: in, not judged by a pack date
+    assert pool_findings(fmt, "2024-01-01", game_cards(**{f"in_{field}": True})) == []
+
+
+def test_the_game_pool_of_the_run_adds_the_official_lists_and_says_what_is_unknown() -> None:
+    from deckcheck.rules.pool import GamePool, judge
+
+    fmt = get_format("master-duel")
+    absent = game_card(in_md=False, ocg_date=D("2024-05-01"), tcg_date=None)
+    pool = GamePool("master-duel", True, {GAME_CARD: D("2024-03-01")}, "yaml-yugi")
+    # named on an official list: in the game, from that list's day (before its printing)
+    assert judge(absent, GAME_CARD, fmt, None, D("2024-03-01"), pool) == []
+    got = judge(absent, GAME_CARD, fmt, None, D("2024-02-29"), pool)
+    assert got == [
+        (
+            "DC502",
+            (
+                f"Game Card ({GAME_CARD}): not in Master Duel on 2024-02-29: its first official "
+                "Master Duel list naming it is dated 2024-03-01"
+            ),
+            None,
+        )
+    ]
+    unknown = game_card(in_md=None)
+    known = GamePool("master-duel", True, {}, "yaml-yugi cards.json")
+    got = judge(unknown, GAME_CARD, fmt, None, D("2024-01-01"), known)
+    assert [(c, s) for c, _, s in got] == [("DC504", "warning")]
+    assert "not known to the installed Master Duel data (yaml-yugi cards.json)" in got[0][1]
+    # no data on the game installed: off (the run says so once)
+    off = GamePool("master-duel", False)
+    assert judge(game_card(in_md=False), GAME_CARD, fmt, None, D("2024-01-01"), off) == []
+
+
+def test_a_rush_card_is_outside_the_video_game_formats_of_the_ocg_tcg_universe() -> None:
+    from deckcheck.rules.pool import judge
+
+    rush = Card(
+        160001000, "Blue-Eyes White Dragon (Rush)", 89631139, "treated_as", 0x11, Scope.RUSH
+    )
+    for fid in ("master-duel", "duel-links", "tcg", "speed", "goat", "legacy", "dm6"):
+        got = judge(rush, rush.id, get_format(fid), None, D("2026-01-01"))
+        assert [c for c, _, _ in got] == ["DC504"], fid
+    assert judge(rush, rush.id, get_format("rush"), None, D("2026-01-01")) == []

@@ -73,7 +73,7 @@ def make_format(over: dict[str, Any]) -> Format:
     for key, value in over.items():
         if key in ("main", "extra", "side", "skills") and value is not None:
             value = SizeRange(value.get("min", 0), value.get("max"))
-        elif key in ("pool", "extra_deck_types", "banned_types"):
+        elif key in ("pool", "universe", "extra_deck_types", "banned_types"):
             value = frozenset(value)
         elif key == "changes":
             value = tuple(
@@ -141,9 +141,11 @@ def test_rule_case(case: dict[str, Any]) -> None:
     fmt = make_format(case.get("format") or {})
     date = case.get("date", dt.date(2026, 6, 1))
     deck = make_deck(case, fmt.at(date))
-    report = validate_deck(
-        Engine(CARDS), deck, Target(fmt, make_list(case.get("list")), date, case.get("points_cap"))
-    )
+    banlist = make_list(case.get("list"))
+    # ``newest: true``: the case's list is the newest installed one of its family (DC602)
+    newest = banlist if case.get("newest") else None
+    target = Target(fmt, banlist, date, case.get("points_cap"), newest=newest)
+    report = validate_deck(Engine(CARDS), deck, target)
     got = sorted(f.code for f in report.findings)
     assert got == sorted(case["expect"]), [f.message for f in report.findings]
     # Warnings (DC304, DC602 …) leave a deck legal; only errors make it illegal.

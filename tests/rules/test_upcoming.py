@@ -7,6 +7,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from deckcheck.cli import cli
@@ -20,7 +21,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return code, res.stdout, res.stderr
 
 
-def _setup(home: Path, later: str) -> tuple[Path, Path]:
+def _setup(home: Path, later: str, announced: str | None = None) -> tuple[Path, Path]:
     lists = home / "banlists" / "house"
     lists.mkdir(parents=True)
     (lists / "2026-01-01.yaml").write_text(
@@ -29,7 +30,8 @@ def _setup(home: Path, later: str) -> tuple[Path, Path]:
     )
     (lists / f"{later}.yaml").write_text(
         f'name: "Next House"\nfamily: house\neffective: {later}\n'
-        'source: "test announced"\nmode: blacklist\nentries:\n'
+        + (f"announced: {announced}\n" if announced else "")
+        + 'source: "test announced"\nmode: blacklist\nentries:\n'
         "  - {id: 55144522, limit: 0}\n  - {id: 46986414, limit: 1}\n"
     )
     fmt = home / "house.yaml"
@@ -43,20 +45,16 @@ def _setup(home: Path, later: str) -> tuple[Path, Path]:
     return fmt, deck
 
 
+def _validate(fmt: Path, deck: Path, day: str, *extra: str) -> tuple[int, str, str]:
+    """``validate -o json`` of ``deck`` in the house format on ``day``."""
+    house = ["--format-file", str(fmt), "-f", "house"]
+    return run("validate", *house, "--date", day, "-o", "json", *extra, str(deck))
+
+
 def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Path) -> None:
     fmt, deck = _setup(isolated_home, "2026-09-01")
-    code, out, err = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-06-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    # 21 days before: the list counts as announced (no announcement date)
+    code, out, err = _validate(fmt, deck, "2026-08-11")
     assert code == 0, err  # a warning, not an error
     rep = json.loads(out)
     warn = [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
@@ -65,52 +63,17 @@ def test_validate_warns_when_the_next_list_breaks_a_legal_deck(isolated_home: Pa
     assert "Dark Magician" in warn[0]["message"]
     assert rep["decks"][0]["legal"] is True
     # on the day itself the list is in force: the deck is illegal, no warning
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-09-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, _ = _validate(fmt, deck, "2026-09-01")
     rep = json.loads(out)
     assert code == 1 and not [f for f in rep["decks"][0]["findings"] if f["code"] == "DC601"]
 
 
 def test_no_warning_with_a_named_list_or_an_unaffected_deck(isolated_home: Path) -> None:
-    fmt, deck = _setup(isolated_home, "2026-09-01")
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-06-01",
-        "--banlist",
-        "house@2026-06-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    fmt, deck = _setup(isolated_home, "2026-09-01", announced="2026-05-20")
+    code, out, _ = _validate(fmt, deck, "2026-06-01", "--banlist", "house@2026-06-01")
     assert code == 0 and "DC601" not in out
     deck.write_text("#main\n" + "\n".join([str(BEWD)] * 3) + "\n#extra\n!side\n")
-    code, out, _ = run(
-        "validate",
-        "--format-file",
-        str(fmt),
-        "-f",
-        "house",
-        "--date",
-        "2026-06-01",
-        "-o",
-        "json",
-        str(deck),
-    )
+    code, out, _ = _validate(fmt, deck, "2026-06-01")
     assert code == 0 and "DC601" not in out
 
 
@@ -127,3 +90,54 @@ def test_banlist_list_marks_upcoming_and_shows_source(isolated_home: Path) -> No
     rows = rows["lists"] if isinstance(rows, dict) else rows
     assert {r["effective"]: r["upcoming"] for r in rows}[later] is True
     assert all("source" in r for r in rows)
+
+
+def _dc601(fmt: Path, deck: Path, day: str) -> list[dict]:
+    code, out, err = _validate(fmt, deck, day)
+    assert code == 0, err
+    return [f for f in json.loads(out)["decks"][0]["findings"] if f["code"] == "DC601"]
+
+
+def test_a_list_counts_as_announced_21_days_ahead_when_no_announcement_is_known(
+    isolated_home: Path,
+) -> None:
+    # issue 27: decks checked for 2024-12-10 or 2025-02-01 were warned about the 2025-04-07
+    # TCG list, weeks before Konami announced it
+    fmt, deck = _setup(isolated_home, "2026-09-01")
+    assert _dc601(fmt, deck, "2026-06-01") == []
+    assert _dc601(fmt, deck, "2026-08-10") == []  # 22 days before
+    assert len(_dc601(fmt, deck, "2026-08-11")) == 1
+    assert len(_dc601(fmt, deck, "2026-08-31")) == 1
+
+
+def test_a_known_announcement_date_decides(isolated_home: Path) -> None:
+    fmt, deck = _setup(isolated_home, "2026-09-01", announced="2026-07-01")
+    assert _dc601(fmt, deck, "2026-06-30") == []
+    assert len(_dc601(fmt, deck, "2026-07-01")) == 1  # 62 days ahead: known, so it counts
+
+
+def test_next_list_and_the_announcement_rule() -> None:
+    from deckcheck.model import Banlist
+    from deckcheck.rules.upcoming import NOTICE_DAYS, announced_on, next_list
+
+    later = Banlist("Next", "f", dt.date(2026, 9, 1))
+    store = type("S", (), {"lists": lambda self, family: [later]})()
+    assert NOTICE_DAYS == 21 and announced_on(later) == dt.date(2026, 8, 11)
+    assert next_list(store, "f", dt.date(2026, 8, 10)) is None
+    assert next_list(store, "f", dt.date(2026, 8, 11)) is later
+    early = later.replace(announced=dt.date(2026, 6, 1))
+    store = type("S", (), {"lists": lambda self, family: [early]})()
+    assert next_list(store, "f", dt.date(2026, 5, 31)) is None
+    assert next_list(store, "f", dt.date(2026, 6, 1)) is early
+
+
+def test_an_announcement_after_the_effective_date_is_refused(isolated_home: Path) -> None:
+    from deckcheck.errors import DataError
+    from deckcheck.formats.catalog import load_list_file
+
+    bad = isolated_home / "bad.yaml"
+    bad.write_text(
+        'name: "X"\nfamily: house\neffective: 2026-01-01\nannounced: 2026-02-01\nentries: []\n'
+    )
+    with pytest.raises(DataError, match="announced 2026-02-01 is after effective 2026-01-01"):
+        load_list_file(str(bad))

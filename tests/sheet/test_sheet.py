@@ -428,3 +428,28 @@ def test_a_name_in_another_script_is_drawn_from_the_cjk_font(tmp_path: Path) -> 
     text = pdf_text(pdf)
     assert "海馬" in text and "瀬人" in text
     assert has_row(text, 1, "Evil★Twin Ki-sikil") and has_row(text, 3, "灰流うらら")
+
+
+def test_sheet_of_an_illegal_deck_warns_with_its_codes_and_still_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 7: the sheet is written (exit 0), and stderr names the error codes
+    ``validate`` gives the deck in the format on the event date; a legal deck gets no warning."""
+    illegal = EXAMPLE.with_name("illegal.ydk")
+    out = tmp_path / "illegal.pdf"
+    code = main(["sheet", str(illegal), "-f", "dm6", "--date", "2026-06-01", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0 and out.is_file()
+    main(["validate", "-o", "json", "-f", "dm6", "-d", "2026-06-01", str(illegal)])
+    deck = json.loads(capsys.readouterr().out)["decks"][0]
+    codes = {f["code"] for f in deck["findings"] if f["severity"] == "error"}
+    warning = [ln for ln in err.splitlines() if ln.startswith("deckcheck: warning:")]
+    assert len(warning) == 1 and codes
+    assert f"{illegal} is not legal in Duel Monsters 6 Expert 2 (GBA) on 2026-06-01" in warning[0]
+    assert all(c in warning[0] for c in codes), (codes, warning)
+    assert "the sheet was written anyway" in warning[0]
+    out2 = tmp_path / "legal.pdf"
+    assert (
+        main(["sheet", str(EXAMPLE), "-f", "dm6", "--date", "2026-06-01", "--out", str(out2)]) == 0
+    )
+    assert "warning" not in capsys.readouterr().err

@@ -551,6 +551,15 @@ def test_dry_run_changes_nothing(
         assert out["lists_updated"] is True and out["cards_updated"] is False
         assert _snapshot(updated_copy) == before
         assert download.state_path().read_bytes() == state_before
+        # the text form is quiet (issue 32) but a dry run names what would change: the
+        # changed file, not the unchanged ones (-v lists them all)
+        assert main(["update", "--source", str(changed), "--dry-run"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert [line.split()[0] for line in lines] == ["changed"], lines
+        assert "ProjectIgnis/LFLists/0TCG.lflist.conf" in lines[0]
+        assert main(["update", "--source", str(changed), "--dry-run", "-v"]) == 0
+        assert len(capsys.readouterr().out.splitlines()) == len(st)
+        assert _snapshot(updated_copy) == before
 
 
 def test_directory_source_and_failing_list_step_keeps_old_database(

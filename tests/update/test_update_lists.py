@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import subprocess
-import sys
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -27,10 +25,10 @@ from deckcheck.update.download import check_file
 from deckcheck.update.sources import Component, load_components, resolve_source
 from tests._http import serving
 from tests._realhome import LIMIT_REGULATION_ZIP, upstream_mirror
+from tests.builders import validate_json
 from tests.update.test_update import Mirror, _handler, _snapshot
 
 D = dt.date
-REPO = Path(__file__).parent.parent.parent
 DEV_DB = "falsepopsky/forbidden-duel-links/prisma/dev.db"
 
 
@@ -169,7 +167,7 @@ def test_a_past_event_date_gets_konamis_list_of_that_day(
     assert ocg is not None and ocg.source.endswith(".name.json") and ocg.limits
     ydk = tmp_path / "d.ydk"
     ydk.write_text("#main\n" + "89631139\n" * 3 + "#extra\n!side\n")
-    rep = _validate(updated.home, "tcg", "2024-10-15", ydk)
+    rep = validate_json(updated.home, "-f", "tcg", "--date", "2024-10-15", ydk)
     assert rep["banlist"]["effective"] == "2024-09-02" and rep["banlist"]["date_exact"] is True
 
 
@@ -190,7 +188,8 @@ def test_genesys_works_after_update_and_rush_uses_official_lists_from_2023(
 ) -> None:
     ydk = tmp_path / "g.ydk"
     ydk.write_text("#main\n" + "89631139\n" * 3 + "#extra\n!side\n")
-    rep = _validate(updated.home, "genesys", "2026-08-20", ydk)  # exit 2 before (issue 15)
+    # exit 2 before (issue 15)
+    rep = validate_json(updated.home, "-f", "genesys", "--date", "2026-08-20", ydk)
     assert rep["banlist"]["source"].startswith("DawnbrandBots/yaml-yugi-limit-regulation")
     rush = store.in_force("rush", D(2023, 6, 1))
     assert rush is not None and rush.source.startswith(
@@ -210,26 +209,16 @@ def test_second_update_downloads_nothing(updated: Updated) -> None:
     assert updated.snapshot_after_second == updated.snapshot_after_first
 
 
-def _validate(home: Path, fmt: str, day: str, ydk: Path) -> dict:
-    env = {"DECKCHECK_HOME": str(home), "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckcheck",
-            "validate",
-            "-f",
-            fmt,
-            "--date",
-            day,
-            "-o",
-            "json",
-            str(ydk),
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert out.returncode in (0, 1), out.stderr
-    return json.loads(out.stdout)
+@pytest.mark.realdata
+def test_update_log_is_a_few_lines(updated: Updated) -> None:
+    # issue 32: about 71 `note:` lines per update with the official files ("differ on 3352
+    # card(s) … (- vs 3)"), all of it in every Action log; now counted by kind
+    err = updated.first.stderr.splitlines()
+    assert len(err) <= 8, "\n".join(err)
+    assert not [line for line in err if line.startswith("deckcheck: note:")]  # one per list
+    notes = next(line for line in err if " note(s): " in line)
+    assert "list(s) two sources disagree on (the official one kept)" in notes
+    assert "list(s) with entries that map to no card (left out)" in notes
+    assert any(line.startswith("deckcheck: details: 'deckcheck update -v'") for line in err)
+    refused = next(line for line in err if "refused as faults" in line)
+    assert "genesys 2026-08-14" in refused and "ocg-cn 2022-10-01" in refused

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.builders import run_process
 from tests.conftest import REPO
 
 DOC = REPO / "docs" / "API.md"
@@ -23,15 +24,7 @@ def run_example(tmp_path: Path, home: Path, *args: str) -> subprocess.CompletedP
     script = tmp_path / "example.py"
     script.write_text(example_code(), encoding="utf-8")
     env = {**os.environ, "DECKCHECK_HOME": str(home)}
-    return subprocess.run(
-        [sys.executable, str(script), *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
+    return run_process([sys.executable, str(script), *args], cwd=REPO, env=env, timeout=300)
 
 
 def test_signature_in_the_doc_is_the_real_one() -> None:

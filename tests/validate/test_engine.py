@@ -198,3 +198,37 @@ def test_two_engines_read_with_their_own_passcode_tables(tmp_path: Path) -> None
     assert packed_a[0][0] is a.ints["100"] is again[0][0]
     assert packed_a[0] == packed_b[0] and a.ints == b.ints and a.ints is not b.ints
     assert one == two == decks.read_path(path)
+
+
+def test_what_an_engine_learns_never_changes_a_report(real_home: Path, shared_data: Path) -> None:
+    """The learnt tables, the rules' memos and the format kept per date spare work only: one
+    engine over many real decks, formats, lists and dates in turn (memos switching and coming
+    back) gives each deck the report a fresh engine gives it."""
+    from deckcheck.carddb import open_db
+    from deckcheck.errors import InputError
+
+    db = open_db()
+    shared = Engine(db)
+    files = sorted((shared_data / "decks").rglob("*.ydk"))[::7]
+    targets = [
+        shared.target(f, day)
+        for f in ("tcg", "ocg", "goat", "rush", "speed")
+        for day in (dt.date(2024, 10, 1), DATE)
+    ]
+    # one list under other formats and dates: what a memo keeps must follow all three
+    tcg_list = targets[1].banlist
+    targets += [
+        Target(shared.format(f), tcg_list, day)
+        for f in ("ocg", "rush", "tcg")
+        for day in (dt.date(2012, 1, 1), DATE)
+    ]
+    checked = 0
+    for target in targets:
+        for path in files:
+            try:
+                deck, again = decks.read_path(path), decks.read_path(path)
+            except InputError:
+                continue
+            assert validate_deck(shared, deck, target) == validate_deck(Engine(db), again, target)
+            checked += 1
+    assert checked > 250 and shared.learnt.memos

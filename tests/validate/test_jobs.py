@@ -6,17 +6,15 @@ import datetime as dt
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from deckcheck.batch import Request, reports
+from deckcheck.batch import Request, reports, walk
 from deckcheck.cli import cli
-from deckcheck.inputs import expand_inputs
 from deckcheck.validate import Target
+from tests.builders import run_deckcheck
 from tests.conftest import REPO
 
 KINDS = ["text", "json", "github", "junit", "csv", "html"]
@@ -58,19 +56,12 @@ def mixed_folder(tmp_path: Path) -> Path:
     return tmp_path
 
 
+DM6 = ["--format", "dm6", "--date", "2026-06-01"]
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_hand_made_decks_same_output_with_jobs(mixed_folder: Path, kind: str) -> None:
-    args = [
-        "--format",
-        "dm6",
-        "--date",
-        "2026-06-01",
-        "-o",
-        kind,
-        "--include",
-        "*.txt",
-        str(mixed_folder),
-    ]
+    args = [*DM6, "-o", kind, "--include", "*.txt", str(mixed_folder)]
     one = run("--jobs", "1", *args)
     two = run("--jobs", "2", *args)
     three = run("--jobs", "3", *args)
@@ -93,7 +84,7 @@ def test_reports_stream_in_input_order(mixed_folder: Path) -> None:
     date = dt.date(2026, 6, 1)
     fmt = get_format("dm6")
     banlist = ListStore.default().in_force("dm6", date)
-    items = list(expand_inputs([str(mixed_folder)]))
+    items = list(walk([str(mixed_folder)]))
     request = Request((str(mixed_folder),), items, Target(fmt, banlist, date), jobs=1)
     serial = list(reports(request))
     parallel = reports(request.replace(items=iter(items), jobs=2))  # a generator in and out
@@ -106,25 +97,17 @@ def test_reports_stream_in_input_order(mixed_folder: Path) -> None:
 
 def test_workers_do_not_repeat_the_sample_note(tmp_path: Path) -> None:
     env = {**os.environ, "DECKCHECK_HOME": str(tmp_path)}
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "deckcheck",
-            "validate",
-            "--format",
-            "dm6",
-            "--jobs",
-            "2",
-            "-o",
-            "csv",
-            "--csv-decks",
-            str(EXAMPLES / "dm6"),
-        ],
+    proc = run_deckcheck(
+        "validate",
+        "--format",
+        "dm6",
+        "--jobs",
+        "2",
+        "-o",
+        "csv",
+        "--csv-decks",
+        str(EXAMPLES / "dm6"),
         env=env,
-        capture_output=True,
-        text=True,
-        check=False,
         timeout=120,
     )
     assert proc.returncode == 1, proc.stderr

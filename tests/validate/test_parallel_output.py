@@ -18,7 +18,6 @@ import pytest
 from deckcheck import batch, runners
 from deckcheck.batch import Output, Request, reports
 from deckcheck.engine import Engine
-from deckcheck.inputs import expand_inputs
 from deckcheck.report import RunTally, Waivers
 from deckcheck.validate import Target
 from tests.conftest import REPO
@@ -68,18 +67,8 @@ def both(*args: str) -> tuple[Any, Any]:
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: " ".join(o) or "plain")
 @pytest.mark.parametrize("kind", KINDS)
 def test_pool_writes_what_one_process_writes(folder: Path, kind: str, options: list[str]) -> None:
-    one, two = both(
-        "--format",
-        "dm6",
-        "--date",
-        "2026-06-01",
-        "-o",
-        kind,
-        "--include",
-        "*.txt",
-        *options,
-        str(folder),
-    )
+    dm6 = ["--format", "dm6", "--date", "2026-06-01"]
+    one, two = both(*dm6, "-o", kind, "--include", "*.txt", *options, str(folder))
     assert "152 decks checked" in one[2]
     assert one == two
 
@@ -160,7 +149,7 @@ def test_workers_render_and_the_parent_only_writes(folder: Path, kind: str) -> N
     """Over the pool the parent's renderer gets the workers' text, never a report (its
     ``deck`` fails here), and the tally merged from the workers' parts is the one a single
     process keeps; in process the same renderer writes deck by deck."""
-    items = list(expand_inputs([str(folder)]))
+    items = list(batch.walk([str(folder)]))
     # --sheets and a step summary given: the tally keeps the passing decks and the rows
     spec = Output(
         kind, waivers=Waivers(["DC403"]), strict=True, sheets="sheets/", step_summary="s.md"
@@ -205,7 +194,7 @@ def vars_of(tally: RunTally) -> tuple[Any, ...]:
 def test_tally_parts_merged_in_order_equal_one_tally(folder: Path) -> None:
     """Split anywhere, the parts' merge keeps the counts, the codes in first-seen order, the
     passing inputs and the rows of one tally over all the reports."""
-    checked = list(reports(Request((), list(expand_inputs([str(folder)])), _target())))
+    checked = list(reports(Request((), batch.walk([str(folder)]), _target())))
     waivers = Waivers(["DC402"])
     whole = RunTally(waivers, strict=True, sheets=True, rows=True)
     shown = [r for r in map(whole.take, checked) if r is not None]

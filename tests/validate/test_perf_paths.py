@@ -21,25 +21,8 @@ from deckcheck.model import Card, Deck, DeckEntry, Finding, Format, Group, Scope
 from deckcheck.report import DeckReport, Waivers
 from deckcheck.rules._base import Context
 from deckcheck.validate import Learnt, Target, _tally, composition, validate_deck
-from tests.carddb.test_carddb_import import make_cdb
 
 REPO = Path(__file__).parent.parent.parent
-MONSTER, FUSION, SPELL, SKILL = 0x11, 0x41, 0x2, 0x8000000
-
-
-@pytest.fixture
-def small_db(tmp_path: Path) -> Path:
-    rows = [(100 + i, 3, 0, MONSTER, f"Card {i}") for i in range(40)]
-    rows += [
-        (500, 3, 100, MONSTER, "Card 0"),
-        (501, 1, 0, FUSION, "A Fusion"),
-        (502, 3, 0, SPELL, "A Spell"),
-        (503, 3, 0, SKILL, "A Skill"),
-    ]
-    from deckcheck.carddb import importer
-
-    importer.import_files([make_cdb(tmp_path / "c.cdb", rows)], db_path=tmp_path / "db.sqlite3")
-    return tmp_path / "db.sqlite3"
 
 
 def test_records_are_frozen_equal_hashable_and_pickle() -> None:
@@ -96,13 +79,37 @@ def test_tally_counts_the_composition_that_composition_reads(small_db: Path) -> 
 
 def test_worker_plan(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runners, "cores", lambda: 2)
+    monkeypatch.setattr(runners, "others_running", lambda: 0)  # a quiet machine
     assert runners.plan_workers(64, None) == 2  # never more workers than usable cores
     assert runners.plan_workers(1, None) == 1
     assert runners.plan_workers("auto", 10) == 1  # a small batch stays in process
     assert runners.plan_workers("auto", runners.AUTO_MIN_DECKS) == 2
     assert runners.plan_workers("auto", None) == 2
+    monkeypatch.setattr(runners, "others_running", lambda: 1)  # one core taken: in process
+    assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(2, None) == 2
+    monkeypatch.setattr(runners, "cores", lambda: 4)
+    assert runners.plan_workers("auto", None) == 3  # the free cores
     monkeypatch.setattr(runners, "cores", lambda: 1)
+    monkeypatch.setattr(runners, "others_running", lambda: 0)
     assert runners.plan_workers("auto", None) == 1 and runners.plan_workers(8, None) == 1
+
+
+def test_others_running_reads_the_load_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+    import io
+
+    real_open = builtins.open
+    seen = iter(["0.5 0.4 0.3 3/200 99\n", "0.5 0.4 0.3 1/200 99\n", "0.5 0.4 0.3 4/200 99\n"])
+
+    def fake(path, *a, **k):  # type: ignore[no-untyped-def]
+        if path == "/proc/loadavg":
+            return io.StringIO(next(seen))
+        return real_open(path, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", fake)
+    assert runners.others_running() == 0  # the fewest of three looks, this process left out
+    monkeypatch.setattr(builtins, "open", lambda *a, **k: (_ for _ in ()).throw(OSError()))
+    assert runners.others_running() == 0  # no such file: nothing known to run
 
 
 def test_cores_reads_the_affinity_mask() -> None:

@@ -7,12 +7,11 @@ import datetime as dt
 import json
 import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.builders import run_deckcheck
 from tests.conftest import REPO
 
 DATE = "2026-06-01"
@@ -67,11 +66,13 @@ def test_cluster_verdicts_match_validate(
     folder.mkdir()
     for i, link in enumerate(links):
         (folder / f"{i:04d}.ydke").write_text(link + "\n")
-    proc = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "-d", DATE, "-o", "json", str(folder)],
-        capture_output=True,
-        text=True,
-        check=False,
+    proc = run_deckcheck(
+        "validate",
+        "-d",
+        DATE,
+        "-o",
+        "json",
+        str(folder),
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )

@@ -18,7 +18,6 @@ from deckcheck.errors import InputError
 from deckcheck.model import Deck, DeckEntry, Format
 from deckcheck.rules._base import Context, Tally
 from deckcheck.validate import Learnt, Target, _tally, _tally_lines, validate_deck
-from tests.validate.test_perf_paths import small_db  # noqa: F401 - a fixture
 
 DATE = dt.date(2026, 6, 1)
 
@@ -89,7 +88,7 @@ def test_real_decks_tally_the_same(real_home: Path, shared_data: Path) -> None:
     assert n > 200 and packed > 0.9 * n  # most real decks take the fast reader
 
 
-def test_artworks_unknown_tokens_skills(small_db: Path) -> None:  # noqa: F811
+def test_artworks_unknown_tokens_skills(small_db: Path) -> None:
     db = open_db(small_db)
     fmt = Format("x", "X")
     # 500 is an artwork of 100; 7 and 9 are unknown; 503 a skill; 100 after its artwork
@@ -126,7 +125,7 @@ def _findings(deck: Deck, fmt: Format, banlist: object, db: object, counted: boo
     else:
         _tally_lines(ctx, db, None)  # type: ignore[arg-type]
     assert (ctx.counted is not None) is counted
-    out = [f for _n, module, _o in learnt.rules() for f in module.check(ctx)]
+    out = [f for _n, module, _o in learnt.rules for f in module.check(ctx)]
     return sorted(out, key=lambda f: (f.section or "", f.line or 0, f.code, f.card_id or 0))
 
 
@@ -171,7 +170,7 @@ _POOL = [100, 500, 101, 102, 7, 9, 502, 501]  # 500 an artwork of 100; 7, 9 unkn
     as_limited=st.booleans(),
 )
 def test_limits_on_artworks_find_the_same_on_both_tallies(
-    small_db: Path,  # noqa: F811
+    small_db: Path,
     ids: list[int],
     limits: dict[int, int],
     as_limited: bool,

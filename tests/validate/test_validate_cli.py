@@ -6,8 +6,6 @@ import base64
 import json
 import shutil
 import struct
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ from click.testing import CliRunner, Result
 
 from deckcheck.cli import cli, main
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK
+from tests.builders import run_deckcheck
 from tests.conftest import FIXTURES, REPO
 
 DM6 = REPO / "examples" / "dm6"
@@ -273,14 +272,8 @@ def test_help_has_examples() -> None:
 
 def test_python_m_deckcheck_subprocess(tmp_path: Path) -> None:
     env = {"DECKCHECK_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "deckcheck", "validate", "-f", "dm6", "-o", "json", str(DM6)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
-        check=False,
+    proc = run_deckcheck(
+        "validate", "-f", "dm6", "-o", "json", str(DM6), env=env, cwd=tmp_path, timeout=120
     )
     assert proc.returncode == EXIT_ILLEGAL, proc.stderr
     assert json.loads(proc.stdout)["summary"] == {"decks": 2, "legal": 1, "illegal": 1}

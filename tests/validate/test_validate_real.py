@@ -9,6 +9,7 @@ import pytest
 
 from deckcheck.cli import main
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
+from tests.builders import run_process
 
 pytestmark = pytest.mark.realdata
 
@@ -94,7 +95,6 @@ def test_validate_path_imports_no_yaml_pydantic_rapidfuzz(
     real_home: Path, shared_data: Path
 ) -> None:
     import os
-    import subprocess
     import sys
 
     deck = min((shared_data / "decks").rglob("*.ydk"))
@@ -106,14 +106,7 @@ def test_validate_path_imports_no_yaml_pydantic_rapidfuzz(
     )
     env = {**os.environ, "DECKCHECK_HOME": str(real_home)}
     runs = [
-        subprocess.run(
-            [sys.executable, "-c", probe],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        run_process([sys.executable, "-c", probe], env=env, timeout=120)
         for _ in range(2)  # the first run may compile caches; the second is the everyday path
     ]
     assert runs[1].returncode in (0, 1), runs[1].stderr

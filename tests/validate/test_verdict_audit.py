@@ -226,6 +226,7 @@ FAMILY = {
     "DC501": "pool",
     "DC502": "date",
     "DC503": "pool",
+    "DC504": "pool",
 }
 SECTION_FAMILY = {"DC201": "main", "DC202": "extra", "DC203": "side"}
 
@@ -291,10 +292,13 @@ EXCEPTIONS = {
     "artwork-listed": "a list naming one artwork of a card names the card (SPEC.md §2); EDOPro "
     "looks a whitelist up by the passcode and its alias only, so it refuses the original "
     "Metalmorph (68540058) when the Speed list names only its artwork 68540059",
-    "rush-not-advanced": "a Rush card is never in an Advanced pool (GOAT), even when its alias "
-    "is on the list: EDOPro's alias fallback admits the Rush reprint of a listed OCG card",
+    "rush-not-advanced": "a Rush card is outside every non-Rush format's card universe (DC504: "
+    "GOAT, Speed Duel), even when its alias is on the whitelist: EDOPro's alias fallback admits "
+    "the Rush reprint of a listed OCG card",
     "speed-groups": "the Speed list's Limited 1/2/3 sections are group limits (at most N cards "
-    "in total from the section); EDOPro's list file says its parser does not enforce them",
+    "in total from the section); EDOPro's list file says its parser does not enforce them, and "
+    "reads a member's number as its own copy limit, which deckcheck does not (the group limits "
+    "it: over N copies of one member is the group's DC406 alone, issue 32)",
     "goat-entry-card": "a whitelist naming a card only under its \"(GOAT)\" entry (an 'illegal' "
     "scope row treated as the card) admits the real card by its own passcode with the entry's "
     "limit; EDOPro refuses real Sangan, so the 2004-2005 Structure Decks fail there",
@@ -374,7 +378,7 @@ def adjusted(
         ):
             pool.discard(cid)
             used["artwork-listed"] += 1
-    if fmt == "goat":
+    if fmt in ("goat", "speed"):
         for cid in every:
             row = cards.get(cid)
             if row is not None and row.ot & 0x200 and cid not in pool:
@@ -386,6 +390,12 @@ def adjusted(
             if len(held) > n:
                 bad.setdefault("groups", set()).add(None)
                 used["speed-groups"] += 1
+            for c in sorted(bad.get("limits", set()), key=str):  # type: ignore[arg-type]
+                if c in members and lst.limits.get(c) == n:
+                    bad["limits"].discard(c)  # the member's number is the group's, no own limit
+                    used["speed-groups"] += 1
+        if "limits" in bad and not bad["limits"]:
+            del bad["limits"]
     if "pool" in bad and not bad["pool"]:
         del bad["pool"]
     return bad
