@@ -78,6 +78,7 @@ COMMANDS: dict[str, tuple[str, str, str, str]] = {
         "deckcheck.commands.meta",
         "meta",
         "Archetypes and card usage of a folder of decks.",
+        RESUMED,  # reads a folder of decks: the collector runs as usual
     ),
     "db": (
         "deckcheck.commands.db",
