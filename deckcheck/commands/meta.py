@@ -25,7 +25,7 @@ Examples:
 A folder is walked as `validate` walks it (.ydk and .ydke files; text lists
 when named). Each deck's archetype is the archetype with the most Main Deck
 copies (ties: more different cards, then the more specific archetype, then
-the name); below a quarter of the Main Deck it is "mixed / no archetype"
+the name); below a fifth of the Main Deck it is "mixed / no archetype"
 (docs/META.md). Card usage counts Main + Extra + Side: decks playing a card,
 their share, the average copies when played, and the same per section; a
 card's alternate artworks count as the card. Decks that cannot be read are

@@ -1,6 +1,7 @@
 """How a deck's archetype is picked (deckcheck.archetype, docs/META.md), on hand-written
-Main Decks: most copies, then more different cards, then the more specific archetype (a
-sub-archetype over its parent), then the name; below the threshold "mixed / no archetype"."""
+Main Decks (the tie-breaks with no threshold, the threshold on its own): most copies, then
+more different cards, then the more specific archetype (a sub-archetype over its parent),
+then the name; below the threshold "mixed / no archetype"."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ OF = {
 }
 
 
-def _pick(main: dict[int, int], threshold: float = THRESHOLD) -> tuple[str, str | None, int]:
+def _pick(main: dict[int, int], threshold: float = 0.0) -> tuple[str, str | None, int]:
     got = pick(Counter(main), lambda c: OF.get(c, []), threshold)
     return got.name, got.code, got.copies
 
@@ -54,7 +55,7 @@ def test_a_tie_in_copies_goes_to_more_different_cards_then_to_the_name() -> None
 
 
 def test_below_the_threshold_the_deck_is_mixed_and_keeps_the_nearest() -> None:
-    got = pick(Counter({5: 3, 6: 2, 99: 35}), lambda c: OF.get(c, []))  # 5 of 40 < 25 %
+    got = pick(Counter({5: 3, 6: 2, 99: 35}), lambda c: OF.get(c, []))  # 5 of 40 < 20 %
     assert (got.name, got.code, got.nearest, got.copies, got.main) == (
         MIXED,
         None,
@@ -62,9 +63,10 @@ def test_below_the_threshold_the_deck_is_mixed_and_keeps_the_nearest() -> None:
         5,
         40,
     )
-    # exactly at the threshold: the archetype (10 of 40)
-    assert _pick({5: 5, 6: 5, 99: 30}) == ("Blue-Eyes", "0xdd", 10)
-    assert _pick({5: 5, 6: 4, 99: 31})[0] == MIXED  # 9 of 40
+    # exactly at the threshold: the archetype (8 of 40)
+    assert THRESHOLD == 0.20
+    assert _pick({5: 4, 6: 4, 99: 32}, THRESHOLD) == ("Blue-Eyes", "0xdd", 8)
+    assert _pick({5: 4, 6: 3, 99: 33}, THRESHOLD)[0] == MIXED  # 7 of 40
 
 
 def test_no_card_with_an_archetype() -> None:

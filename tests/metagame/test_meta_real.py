@@ -6,7 +6,6 @@ cards.cdb with the simulators' test, the legal counts against `validate -o json`
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from deckcheck.archetype import THRESHOLD
 from tests.builders import run_cli
 
 pytestmark = pytest.mark.realdata
@@ -21,32 +21,6 @@ pytestmark = pytest.mark.realdata
 Cap = pytest.CaptureFixture[str]
 SECTIONS = ("main", "extra", "side")
 DATE = "2024-01-01"
-
-
-@pytest.fixture(scope="module")
-def meta_home_dir(
-    real_home_dir: Path, shared_data: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Path:
-    """The real home (cards.cdb + locales, ProjectIgnis lists) plus EDOPro's strings.conf."""
-    from deckcheck.carddb.importer import import_files
-
-    home = tmp_path_factory.mktemp("meta-home")
-    shutil.copy2(real_home_dir / "cards.sqlite3", home / "cards.sqlite3")
-    shutil.copytree(real_home_dir / "banlists", home / "banlists")
-    conf = shared_data / "upstream" / "ProjectIgnis__Distribution" / "config" / "strings.conf"
-    import_files([conf], db_path=home / "cards.sqlite3")
-    return home
-
-
-@pytest.fixture
-def meta_home(meta_home_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("DECKCHECK_HOME", str(meta_home_dir))
-    return meta_home_dir
-
-
-@pytest.fixture(scope="module")
-def decks_dir(shared_data: Path) -> Path:
-    return shared_data / "decks"
 
 
 def _read_ydk(path: Path) -> dict[str, Counter[int]]:
@@ -198,7 +172,7 @@ def test_each_decks_archetype_holds_the_most_main_deck_copies(
             assert d["archetype"] == "mixed / no archetype" and d["nearest"] is None
             continue
         assert d["archetype_copies"] == best, path.name
-        if best < 0.25 * total:
+        if best < THRESHOLD * total:
             assert d["archetype"] == "mixed / no archetype", path.name
             continue
         picked += 1
