@@ -161,6 +161,9 @@ def test_each_card_once_and_all_ids(kn_home: Path, capsys: Cap) -> None:
     # Adamancipator Risen - Tiamite: official 89913287 and EDOPro's prerelease 101402041
     rc, got, _ = search(capsys, "tiamite", "--sort", "name")
     assert rc == 0 and 89913287 in ids(got) and 101402041 not in ids(got)
+    rc, out, _ = run_cli(capsys, "card", "search", "tiamite", "-o", "json")  # ranked
+    ranked = [m["id"] for m in json.loads(out)["matches"]]
+    assert rc == 0 and ranked[0] == 89913287 and 101402041 not in ranked
     _, every, _ = search(capsys, "tiamite", "--all-ids")
     risen = next(c for c in every["cards"] if c["id"] == 89913287)
     assert risen["ids"] == [89913287, 101402041]
