@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 
@@ -42,3 +43,19 @@ def markup_text(value: Any) -> Any:
     """A template value with the characters HTML/XML cannot hold escaped (``one_line``'s
     escapes; line breaks, which markup treats as spaces, stay): jinja2's ``finalize``."""
     return value.translate(_MARKUP) if isinstance(value, str) else value
+
+
+def environment() -> Any:
+    """The jinja2 environment of the report templates (autoescape on for every template)."""
+    import jinja2
+
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
+    return jinja2.Environment(
+        finalize=markup_text,  # control characters in a file or card name: not valid HTML
+        loader=jinja2.FileSystemLoader(here),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )

@@ -14,30 +14,13 @@ import tempfile
 from typing import IO, Any
 
 from deckcheck.render.base import Meta, Renderer, checked_as
+from deckcheck.render.common import environment
 from deckcheck.report import DeckReport, Summary
 
 TEMPLATE = "report.html.j2"
 #: kinds of the composition bar, in drawing order, with their labels
 KINDS = (("monster", "Monster"), ("spell", "Spell"), ("trap", "Trap"), ("other", "Other"))
 _SPOOL = 4 * 1024 * 1024
-
-
-def environment() -> Any:
-    """The jinja2 environment of the report templates (autoescape on for every template)."""
-    import jinja2
-
-    from deckcheck.render.common import markup_text
-
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-    return jinja2.Environment(
-        finalize=markup_text,  # control characters in a file or card name: not valid HTML
-        loader=jinja2.FileSystemLoader(here),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
 
 
 def split_input(path: str) -> tuple[str, str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckcheck.archetype import MIXED, THRESHOLD
-from deckcheck.render.common import one_line, to_json
+from deckcheck.render.common import environment, one_line, to_json
 from deckcheck.render.table import table
 
 SECTIONS = ("main", "extra", "side")
@@ -318,8 +318,6 @@ def html_view(b: Any, href: Any = None) -> dict[str, Any]:
 
 def macros() -> Any:
     """The macros of ``templates/metagame.html.j2`` (the report's jinja2 environment)."""
-    from deckcheck.render.html import environment
-
     return environment().get_template("metagame.html.j2").module
 
 
