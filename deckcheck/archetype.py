@@ -125,6 +125,8 @@ class Picker:
         except DataError:
             pass  # installed (no archetype has that name)
 
+        table = facts.archetype_table(db, lang)  # every card's at once: archetypes_of's answer
+
         def of(card_id: int) -> list[Arch]:
             return [
                 Arch(
@@ -132,7 +134,7 @@ class Picker:
                     a["name"],
                     int(a["code"], 16) if a["code"] else None,
                 )
-                for a in facts.archetypes_of(db, card_id, lang)
+                for a in table.get(db.name_key(card_id), ())
             ]
 
         return cls(of, threshold)

@@ -9,6 +9,7 @@ search term never passes for an empty success.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from deckcheck.carddb._common import SCHEMA_VERSION
@@ -164,12 +165,40 @@ def archetypes_of(db: Any, card_id: int, lang: str = "en") -> list[dict[str, Any
         f"SELECT arch, how FROM archetype_cards WHERE card_id IN ({_in(ids)})", tuple(ids)
     ):
         hows.setdefault(str(arch), set()).add(str(how))
+    return _described(hows, lambda arch: archetype_label(db, arch, lang))
+
+
+def archetype_table(db: Any, lang: str = "en") -> dict[int, list[dict[str, Any]]]:
+    """``archetypes_of`` of every card at once, by name key (``db.name_key``): two queries
+    where ``meta`` would make one per card (each a scan of the cards for its other
+    passcodes: 4.1 s of a 6.0 s ``meta`` over 209 decks)."""
+    if "archetype_cards" not in _tables(db):
+        return {}
+    names: dict[str, dict[str, str]] = {}
+    for arch, name, lg in db.rows("SELECT arch, name, lang FROM archetypes ORDER BY name"):
+        names.setdefault(str(arch), {}).setdefault(str(lg), str(name))
+
+    def label(arch: str) -> str:  # archetype_label's choice: lang, English, the first name
+        got = names.get(arch)
+        if not got:
+            return arch
+        return got.get(lang) or got.get("en") or next(iter(got.values()))
+
+    hows: dict[int, dict[str, set[str]]] = {}
+    for key, arch, how in db.rows(
+        "SELECT c.name_key, a.arch, a.how FROM archetype_cards a JOIN cards c ON c.id = a.card_id"
+    ):
+        hows.setdefault(int(key), {}).setdefault(str(arch), set()).add(str(how))
+    return {key: _described(h, label) for key, h in hows.items()}
+
+
+def _described(hows: dict[str, set[str]], label: Callable[[str], str]) -> list[dict[str, Any]]:
     out = []
     for arch, how in hows.items():
         code = int(arch, 16) if arch.startswith("0x") else None
         out.append(
             {
-                "name": archetype_label(db, arch, lang),
+                "name": label(arch),
                 "code": arch if code is not None else None,
                 "how": "+".join(sorted(how)),
             }

@@ -227,6 +227,16 @@ def test_archetypes_of_a_card_most_specific_first(kn_db: Path) -> None:
     assert facts.archetypes_of(db, 107) == []
 
 
+def test_archetype_table_is_archetypes_of_for_every_card(kn_db: Path) -> None:
+    # meta reads every card's archetypes at once; the answer must be archetypes_of's
+    db = open_db(kn_db)
+    table = facts.archetype_table(db, "ja")
+    ids = [int(r[0]) for r in db.rows("SELECT id FROM cards")]
+    assert any(table.get(db.name_key(i)) for i in ids)
+    for cid in ids:
+        assert table.get(db.name_key(cid), []) == facts.archetypes_of(db, cid, "ja"), cid
+
+
 def test_no_archetype_source_says_which_to_install(tmp_path: Path) -> None:
     db_path = tmp_path / "db.sqlite3"
     import_files([knowledge_cdb(tmp_path / "cards.cdb")], db_path=db_path)

@@ -77,6 +77,15 @@ def test_real_series_add_members_under_the_same_name(db: Any) -> None:
 
 
 @REAL
+def test_real_archetype_table_is_archetypes_of(db: Any) -> None:
+    table = facts.archetype_table(db)
+    ids = [int(r[0]) for r in db.rows("SELECT id FROM cards ORDER BY id")][::97]
+    ids += [89943723, 26077387, 89913287, 101402041]  # Neos, Raye, Tiamite and its prerelease
+    for cid in ids:
+        assert table.get(db.name_key(cid), []) == facts.archetypes_of(db, cid), cid
+
+
+@REAL
 def test_real_lob_printings(db: Any, shared_data: Path) -> None:
     objs = json.loads(
         (shared_data / "upstream/DawnbrandBots__yaml-yugi/cards.json").read_text("utf-8")
