@@ -87,6 +87,7 @@ class EditorScreen(Screen[None]):
         self.searches = 0  # searches shown (the benchmark and tests wait on it)
         self.checks = 0  # findings panes drawn
         self._status_line: Text | None = None
+        self._shown: dict[str | None, tuple[str, Text]] = {}  # what the card and stats panes show
 
     @property
     def editor(self) -> DeckEditor:
@@ -243,6 +244,14 @@ class EditorScreen(Screen[None]):
             self._card_timer.stop()
         self._card_timer = self.set_timer(0.08, self._draw_card)
 
+    def _show(self, widget: Static, content: Text) -> None:
+        """``widget.update(content)`` unless it shows that already (an update lays out the
+        screen again: issue 29, the card pane's redraw after every edit and search)."""
+        shown = (str(content.style), content)  # rich Text's == leaves out its base style
+        if self._shown.get(widget.id) != shown:
+            self._shown[widget.id] = shown
+            widget.update(content)
+
     def _draw_card(self) -> None:
         self._card_timer = None
         b = self.editor.builder
@@ -250,19 +259,19 @@ class EditorScreen(Screen[None]):
         card = self.query_one("#card", Static)
         stats = self.query_one("#stats", Static)
         if got is None:
-            card.update(Text("no card highlighted", style="dim"))
-            stats.update(panes.stats_text(b, None, None))
+            self._show(card, Text("no card highlighted", style="dim"))
+            self._show(stats, panes.stats_text(b, None, None))
             return
         _, cid, _ = got
         name = self.editor.card_name(cid)
-        stats.update(panes.stats_text(b, cid, name))
+        self._show(stats, panes.stats_text(b, cid, name))
         if b.db.get(cid) is None:
-            card.update(Text(f"{cid}: not in the card database", style="red"))
+            self._show(card, Text(f"{cid}: not in the card database", style="red"))
             return
         record = b.checking.card_record(b.index, cid)
         c = b.db.get(cid)
         kind = " · ".join(x for x in (kind_label(c), detail(c)) if x)
-        card.update(panes.card_text(record, b.checking.status(cid), kind))
+        self._show(card, panes.card_text(record, b.checking.status(cid), kind))
 
     # ------------------------------------------------------------------ search box
 
