@@ -4,8 +4,10 @@
                                       [--only import|update]
 
 ``import``: median of N, wall and CPU seconds, of (a) cards.cdb + the 10 locale files,
-(b) the same plus the official card data (yaml-yugi cards/rush/skill.json and YGOJSON:
-the folder, or with ``--zip`` its release zip built once, untimed), and (c) **everything**:
+(b) the same plus the official card data (yaml-yugi cards/rush/skill.json, EDOPro's
+strings.conf and YGOJSON: the folder, or with ``--zip`` its release zip built once,
+untimed; series, printings, card text and archetype membership are built with them), and
+(c) **everything**:
 (b) and then every list file — the lflist history (169 ProjectIgnis + 105 YGOPro lists), all
 354 yaml-yugi-limit-regulation files and the Duel Links dev.db — into the same home, the
 lists named through that database. Goal: (c) <= 30 s.
@@ -220,8 +222,11 @@ def main() -> int:
             if args.zip:
                 ygojson = _zip(ygojson, Path(ztmp) / "individual.zip")
             official = [
-                up / "DawnbrandBots__yaml-yugi" / n
-                for n in ("cards.json", "rush.json", "skill.json")
+                *(
+                    up / "DawnbrandBots__yaml-yugi" / n
+                    for n in ("cards.json", "rush.json", "skill.json")
+                ),
+                up / "ProjectIgnis__Distribution/config/strings.conf",  # archetypes (issue 30)
             ]
             result["cdb+locales"] = _measure(base, args.runs)
             result["cdb+locales+official"] = _measure([*base, *official, ygojson], args.runs)

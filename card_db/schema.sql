@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS cards (
     def         INTEGER NOT NULL DEFAULT 0,
     race        INTEGER NOT NULL DEFAULT 0,
     attribute   INTEGER NOT NULL DEFAULT 0,
+    setcode     INTEGER NOT NULL DEFAULT 0,  -- cdb datas.setcode: four 16-bit archetype codes
     ocg_date    TEXT,                  -- YYYY-MM-DD; only curated data (the sample) has dates
     tcg_date    TEXT,
     dialect     TEXT NOT NULL DEFAULT 'edopro',  -- dialect of the file the row came from
@@ -86,6 +87,76 @@ CREATE TABLE IF NOT EXISTS official_sources (
 );
 
 CREATE INDEX IF NOT EXISTS konami_ids_card ON konami_ids (card_id);
+-- card knowledge (issue 30): archetypes (EDOPro strings.conf !setname, yaml-yugi series),
+-- printings (yaml-yugi sets, YGOJSON) and card text (cdb desc, yaml-yugi, YGOJSON); written by
+-- deckcheck/carddb/archetypes.py, knowledge.py and cardtext.py (read by carddb/facts.py).
+CREATE TABLE IF NOT EXISTS setnames (
+    code   INTEGER NOT NULL,           -- 16-bit archetype code of a strings.conf !setname line
+    name   TEXT NOT NULL,              -- one name ("Polymerization|Fusion" gives two)
+    lang   TEXT NOT NULL,
+    PRIMARY KEY (code, lang, name)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS card_series (
+    card_id  INTEGER NOT NULL,         -- passcode a yaml-yugi object was attached to
+    name     TEXT NOT NULL,            -- a series name as the source writes it
+    source   TEXT NOT NULL,            -- yaml-yugi-cards | yaml-yugi-rush
+    PRIMARY KEY (card_id, name, source)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS archetypes (  -- rebuilt from setnames + card_series at each import
+    arch   TEXT NOT NULL,              -- '0x3008' (a setcode) or 'series:<name key>'
+    name   TEXT NOT NULL,
+    lang   TEXT NOT NULL,
+    norm   TEXT NOT NULL,              -- archetypes.fold(name): what arch: looks up
+    PRIMARY KEY (arch, lang, name)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS archetype_cards (
+    arch     TEXT NOT NULL,
+    card_id  INTEGER NOT NULL,
+    how      TEXT NOT NULL CHECK (how IN ('setcode', 'series')),
+    PRIMARY KEY (arch, card_id, how)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS printings (
+    card_id   INTEGER NOT NULL,
+    code      TEXT NOT NULL,           -- LOB-EN001 (upper case); its set code is LOB
+    set_id    INTEGER NOT NULL,        -- set_names.id
+    rarity    TEXT NOT NULL,           -- "Ultra Rare" (several joined with ", ")
+    lang      TEXT NOT NULL,           -- language (yaml-yugi) or locale (YGOJSON) of the print
+    date      TEXT,                    -- YYYY-MM-DD where the source dates the printing
+    source    INTEGER NOT NULL         -- 1 yaml-yugi cards, 2 rush, 3 skill, 4 YGOJSON
+);
+
+CREATE TABLE IF NOT EXISTS set_names (
+    id    INTEGER PRIMARY KEY,
+    name  TEXT NOT NULL UNIQUE
+);
+
+CREATE TABLE IF NOT EXISTS set_prefixes (  -- YGOJSON: the release day of a set's code prefix
+    prefix    TEXT NOT NULL,           -- LOB-EN (a printing code without its number)
+    set_name  TEXT NOT NULL,
+    locale    TEXT NOT NULL,
+    date      TEXT,
+    PRIMARY KEY (prefix, set_name, locale)
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS card_text (
+    card_id  INTEGER NOT NULL,
+    lang     TEXT NOT NULL,
+    source   TEXT NOT NULL,            -- cdb | yaml-yugi | ygojson
+    text     TEXT NOT NULL,            -- as the source writes it (effect, then pendulum effect)
+    PRIMARY KEY (card_id, lang, source)
+) WITHOUT ROWID;
+-- text_index: an FTS5 table of every card's folded texts (rowid = name key), made at the end
+-- of each import by carddb/cardtext.rebuild_index; what o: searches.
+
+CREATE INDEX IF NOT EXISTS archetypes_norm ON archetypes (norm);
+CREATE INDEX IF NOT EXISTS archetype_cards_card ON archetype_cards (card_id);
+CREATE INDEX IF NOT EXISTS printings_code ON printings (code);
+CREATE INDEX IF NOT EXISTS printings_card ON printings (card_id);
+
 
 -- which cards are in each video game (deckcheck/carddb/games.py): one row per card a source
 -- knows, present or not, so "not in the game" is told apart from "the source does not know".

@@ -72,24 +72,30 @@ def search_rows(db: Any, matches: Any) -> list[dict[str, Any]]:
 
 
 def query_cards(
-    query: str, db: Any, index: Any, lang: str | None, limit: int, date: Any
+    query: str,
+    db: Any,
+    index: Any,
+    lang: str | None,
+    limit: int,
+    date: Any,
+    sort: str | None = None,
 ) -> tuple[list[tuple[str, Any]], int, list[str]]:
-    """The cards a search-language ``query`` admits on ``date``: (name, row) pairs sorted by
-    name (at most ``limit``; 0: all), how many there are in all, and the query's notes."""
+    """The cards a search-language ``query`` admits on ``date``, each once (its canonical
+    passcode): (name, row) pairs sorted by ``sort`` / the query's ``order:`` / name (at most
+    ``limit``; 0: all), how many there are in all, and the query's notes."""
     from deckcheck import search as searching
 
     notes: list[str] = []
-    rows = searching.run(query, db, index, date, notes.append)
-    named = sorted(
-        ((index.display_name(r.id, lang), r) for r in rows),
-        key=lambda nr: (nr[0].casefold(), nr[1].id),
-    )
-    return (named[:limit] if limit else named), len(named), notes
+    named = searching.run_sorted(query, db, index, date, notes.append, sort=sort, lang=lang)
+    return (named[:limit] if limit else named), len(named), notes  # type: ignore[return-value]
 
 
-def row_json(r: Any, name: str) -> dict[str, Any]:
-    """One card of a search-language query, as ``card search -o json`` lists it."""
+def row_json(r: Any, name: str, ids: list[int] | None = None) -> dict[str, Any]:
+    """One card of a search-language query, as ``card search -o json`` lists it (``ids``:
+    with ``--all-ids``, every passcode of the card, its own first)."""
     out: dict[str, Any] = {"id": r.id, "name": name, "kind": r.kind, "type": r.type_text()}
+    if ids is not None:
+        out["ids"] = ids
     if r.is_monster:
         out.update(
             attribute=r.attr_text(),
@@ -160,6 +166,12 @@ def card_info(db: Any, res: Any, ref: str, lang: str | None) -> tuple[Any, dict[
     }
     if note:
         info["lists_note"] = note
+    if callable(getattr(db, "rows", None)):  # the card knowledge (issue 30; a CardDB has it)
+        from deckcheck.carddb import facts
+
+        info["archetypes"] = facts.archetypes_of(db, cid, lang or "en")
+        info["printings"] = facts.printings_of(db, cid)
+        info["texts"] = facts.texts_of(db, cid)
     return c, info
 
 

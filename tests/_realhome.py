@@ -93,7 +93,8 @@ def limit_regulation_archive(data: Path, dest: Path) -> Path:
 def upstream_mirror(data: Path, root: Path, *, ygojson: bool = True) -> Path:
     """Every file `deckcheck update` fetches, in the mirror layout ``<owner>/<repo>/<path>``,
     from the staged copies (symlinks; the two zips built): cards.cdb, the locales, the
-    lflist files at HEAD, yaml-yugi's cards/rush/skill.json, the YGOJSON release zip (unless
+    lflist files at HEAD, yaml-yugi's cards/rush/skill.json, EDOPro's strings.conf, the
+    YGOJSON release zip (unless
     ``ygojson`` is False: building it takes a while), the limit-regulation source zip and the
     Duel Links dev.db."""
     import zipfile
@@ -110,6 +111,9 @@ def upstream_mirror(data: Path, root: Path, *, ygojson: bool = True) -> Path:
     )
     for name in ("cards.json", "rush.json", "skill.json"):
         links[f"DawnbrandBots/yaml-yugi/{name}"] = up / "DawnbrandBots__yaml-yugi" / name
+    links["ProjectIgnis/Distribution/config/strings.conf"] = (
+        up / "ProjectIgnis__Distribution/config/strings.conf"
+    )
     links["falsepopsky/forbidden-duel-links/prisma/dev.db"] = (
         up / "falsepopsky__forbidden-duel-links/prisma/dev.db"
     )

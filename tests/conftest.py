@@ -143,6 +143,7 @@ OFFICIAL_FILES = (
     "DawnbrandBots__yaml-yugi/rush.json",
     "DawnbrandBots__yaml-yugi/skill.json",
     "iconmaster5326__YGOJSON",
+    "ProjectIgnis__Distribution/config/strings.conf",
 )
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from deckcheck import paths
 from deckcheck.model import Scope, kind_of
 
-SCHEMA_VERSION = 2  # 2: cards.list_key/name_key stored, names.norm dropped
+SCHEMA_VERSION = 3  # 2: cards.list_key/name_key stored, names.norm dropped; 3: cards.setcode
 
 #: Languages deckcheck stores, in display order.
 LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh-CN", "zh-TW", "de", "fr", "it", "es", "pt")
@@ -165,7 +165,23 @@ def compute_keys(conn: sqlite3.Connection) -> dict[int, tuple[int, int]]:
         else:
             nkey = cid
         out[cid] = (list_key(cid, canon, akind), nkey)
+    # An EDOPro prerelease passcode that stands for an official card of this database (the
+    # official_ids of yaml-yugi, matched by English name) is that card to a player: lookup
+    # and search show it once, under the official passcode (issue 30).
+    for pre, official in _official_ids(conn):
+        if pre in out and official in out and pre != official:
+            out[pre] = (out[pre][0], out[official][1])
     return out
+
+
+def _official_ids(conn: sqlite3.Connection) -> list[tuple[int, int]]:
+    try:
+        return [
+            (int(a), int(b))
+            for a, b in conn.execute("SELECT edopro_id, official_id FROM official_ids")
+        ]
+    except sqlite3.OperationalError:  # a database without the official-data tables
+        return []
 
 
 def store_keys(conn: sqlite3.Connection) -> None:
@@ -183,6 +199,14 @@ def migrate(conn: sqlite3.Connection, version: int) -> bool:
         conn.execute("ALTER TABLE cards ADD COLUMN name_key INTEGER NOT NULL DEFAULT 0")
         conn.execute("DROP INDEX IF EXISTS names_norm")
         conn.execute("ALTER TABLE names DROP COLUMN norm")
+        version = 2
+    if version == 2:
+        # The card-knowledge tables are created by create_tables; setcodes stay 0 until a
+        # cards.cdb is imported again (carddb.facts says so). The import's create_tables may
+        # have made the column already (CREATE TABLE IF NOT EXISTS leaves an old table as is).
+        cols = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
+        if "setcode" not in cols:
+            conn.execute("ALTER TABLE cards ADD COLUMN setcode INTEGER NOT NULL DEFAULT 0")
         return True
     return version == SCHEMA_VERSION
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from deckcheck.carddb import _common as common
 from deckcheck.errors import InputError
-from deckcheck.records import Record, record
+from deckcheck.records import Record, field, record
 from deckcheck.sqlite import connect_ro, is_sqlite
 
 _DATAS_COLUMNS = {"id", "ot", "alias", "type", "atk", "def", "level", "race", "attribute"}
@@ -41,6 +41,10 @@ class Plan(Record):
     sha256: str = ""
     size: int = 0
     dialect: str | None = None
+    #: optional columns the file has and the import reads in the same pass: "setcode"
+    #: (datas: archetype codes) and "desc" (texts: card text)
+    extra: tuple[str, ...] = ()
+    notes: list[str] = field(default_factory=list)  # said once the file is imported
 
 
 _MAX_PASSCODE = 0xFFFFFFFF  # passcodes are 32-bit in every client
@@ -144,9 +148,12 @@ def inspect(path: Path, lang: str | None) -> Plan:
                 f"{', '.join(sorted(_TEXTS_COLUMNS - columns(conn, 'texts')))}",
                 where=where,
             )
+        extra = ("desc",) if "desc" in columns(conn, "texts") else ()
         if file_lang:
-            return Plan(path, "names", file_lang, None, False)
+            return Plan(path, "names", file_lang, None, False, extra=extra)
         have = columns(conn, "datas")
+        if "setcode" in have:
+            extra = ("setcode", *extra)
         if not have >= _DATAS_COLUMNS:
             raise InputError(
                 "not a cards.cdb: table datas lacks column(s) "
@@ -168,7 +175,7 @@ def inspect(path: Path, lang: str | None) -> Plan:
         detected = "ambiguous"
     else:
         detected = None
-    return Plan(path, "cards", "en", detected, high)
+    return Plan(path, "cards", "en", detected, high, extra=extra)
 
 
 def choose_dialects(plans: list[Plan], dialect: str | None) -> None:

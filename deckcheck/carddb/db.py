@@ -541,6 +541,10 @@ class CardDB:
 
     # ------------------------------------------------------------------ plumbing
 
+    def rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a read-only query (the readers of ``carddb.facts`` use it)."""
+        return self._query(sql, args).fetchall()
+
     def _query(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
         try:
             return self._conn.execute(sql, args)

@@ -19,7 +19,7 @@ from deckcheck import fsio, staging
 from deckcheck import notes as dc_notes
 from deckcheck import paths as dc_paths
 from deckcheck.carddb import _common as common
-from deckcheck.carddb import cdbfile
+from deckcheck.carddb import cardtext, cdbfile
 from deckcheck.errors import DataError, InputError
 from deckcheck.fsio import sha256_file
 from deckcheck.records import Record, field, record
@@ -100,19 +100,28 @@ def _source_id(conn: sqlite3.Connection, plan: cdbfile.Plan, rows: int, now: str
     return int(sid.fetchone()[0])
 
 
+def _desc_sql(plan: cdbfile.Plan, table: str) -> str:
+    """The card text column of a cdb, read in the same pass as its names (issue 30)."""
+    if "desc" not in plan.extra:
+        return "NULL"
+    return f"substr({table}.desc, 1, {cardtext.MAX_CHARS + 1})"
+
+
 def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     dialect = plan.dialect or "edopro"
+    setcode = "d.setcode" if "setcode" in plan.extra else "0"
     rows = cdbfile.read_rows(
         plan.path,
         "SELECT d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.race, d.attribute, "
-        f"substr(t.name, 1, {cdbfile.MAX_NAME_CHARS + 1}) "
+        f"{setcode}, {_desc_sql(plan, 't')}, substr(t.name, 1, {cdbfile.MAX_NAME_CHARS + 1}) "
         "FROM datas d LEFT JOIN texts t ON t.id = d.id",
     )
     sid = _source_id(conn, plan, len(rows), now)
     card_rows = []
     name_rows = []
+    texts = cardtext.CdbTexts(plan.path, "en")
     p = plan.path
-    for cid_, ot, alias_, typ_, atk, df, level, race, attr, name_ in rows:
+    for cid_, ot, alias_, typ_, atk, df, level, race, attr, setcode_, desc, name_ in rows:
         cid = cdbfile.passcode(cid_, "datas.id", p)
         alias = cdbfile.passcode(alias_, f"datas.alias of card {cid}", p)
         typ = cdbfile.as_int(typ_, "datas.type", p, cid)
@@ -131,17 +140,20 @@ def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
                 cdbfile.as_int(df, "datas.def", p, cid),
                 cdbfile.as_int(race, "datas.race", p, cid),
                 cdbfile.as_int(attr, "datas.attribute", p, cid),
+                cdbfile.as_int(setcode_, "datas.setcode", p, cid),
                 dialect,
                 sid,
             )
         )
         if name and name.strip():
             name_rows.append((cid, "en", name, "name"))
+        if desc is not None:
+            texts.add(cid, desc)
     # Later files win: a card's row and its English name are replaced as a whole.
     conn.executemany(
         "INSERT OR REPLACE INTO cards (id, canonical, alias, alias_kind, type_bits, kind, scopes, "
-        "level, atk, def, race, attribute, dialect, source_id) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "level, atk, def, race, attribute, setcode, dialect, source_id) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         card_rows,
     )
     conn.executemany(
@@ -149,36 +161,49 @@ def _add_cards(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
         [(r[0],) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
+    if (said := texts.write(conn)) is not None:
+        plan.notes.append(said)
     return len(card_rows)
 
 
 def _add_names(conn: sqlite3.Connection, plan: cdbfile.Plan, now: str) -> int:
     lang = plan.lang or "en"
     rows = cdbfile.read_rows(
-        plan.path, f"SELECT id, substr(name, 1, {cdbfile.MAX_NAME_CHARS + 1}) FROM texts"
+        plan.path,
+        f"SELECT id, {_desc_sql(plan, 'texts')}, "
+        f"substr(name, 1, {cdbfile.MAX_NAME_CHARS + 1}) FROM texts",
     )
     name_rows = []
-    for cid_, name_ in rows:
+    texts = cardtext.CdbTexts(plan.path, lang)
+    for cid_, desc, name_ in rows:
         cid = cdbfile.passcode(cid_, "texts.id", plan.path)
         name = cdbfile.name_text(name_, cid, plan.path)
         if name and name.strip():
             name_rows.append((cid, lang, name, "name"))
+        if desc is not None:
+            texts.add(cid, desc)
     _source_id(conn, plan, len(name_rows), now)
     conn.executemany(
         "DELETE FROM names WHERE card_id = ? AND lang = ? AND kind = 'name'",
         [(r[0], lang) for r in name_rows],
     )
     conn.executemany(_INSERT_NAME, name_rows)
+    if (said := texts.write(conn)) is not None:
+        plan.notes.append(said)
     return len(name_rows)
 
 
-def _finish(conn: sqlite3.Connection, now: str) -> str:
+def _finish(conn: sqlite3.Connection, now: str, note: Callable[[str], None]) -> str:
     aliases = {int(i): int(a) for i, a in conn.execute("SELECT id, alias FROM cards")}
     canon = common.canonical_ids(aliases)
     stored = dict(conn.execute("SELECT id, canonical FROM cards").fetchall())
     changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
     conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
     common.store_keys(conn)
+    from deckcheck.carddb import archetypes
+
+    archetypes.rebuild(conn)
+    cardtext.rebuild_index(conn, note)  # by name key: after store_keys
     parts = [
         f"{k}:{lang or ''}:{d or ''}:{sha}"
         for k, lang, d, sha in conn.execute(
@@ -397,6 +422,8 @@ def _build(
                     n = _add_cards(conn, plan, now)
                 else:
                     n = _add_names(conn, plan, now)
+                for said in plan.notes:
+                    note(said)
                 results.append(FileResult(str(plan.path), plan.kind, n, plan.lang, plan.dialect))
             if extra:
                 from deckcheck.carddb import official
@@ -412,7 +439,7 @@ def _build(
                     )
             if progress:
                 dc_notes.progress("\rbuilding indexes" + " " * 50 + "\n")
-            _finish(conn, now)
+            _finish(conn, now, note)
             conn.execute("COMMIT")
             conn.close()
             conn = None

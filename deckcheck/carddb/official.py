@@ -7,6 +7,10 @@ by content, written into the card database being built by ``carddb.importer``.
 * yaml-yugi ``rush.json``: Konami id -> EDOPro Rush passcodes (kind ``rush``, by English name).
 * yaml-yugi ``skill.json``: names of Speed Duel skills (by English name).
 * YGOJSON folder or zip: first release date and set per passcode and region (``releases``).
+* EDOPro ``strings.conf``: archetype names (``!setname``; ``carddb.archetypes``).
+
+Series, printings and card text of the yaml-yugi and YGOJSON files go to the card-knowledge
+tables (``carddb.knowledge``).
 
 Whatever does not map is counted and reported through the ``note`` callback, never dropped
 in silence.
@@ -21,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from deckcheck.carddb import games, yamlyugi, ygojson
+from deckcheck.carddb import archetypes, games, knowledge, yamlyugi, ygojson
 from deckcheck.errors import InputError
 from deckcheck.model import Scope
 from deckcheck.records import Record, field, record
@@ -35,7 +39,7 @@ def _name_key(text: str) -> str:
 
 
 #: Import order of the kinds (names need the cards; nothing needs the releases).
-KINDS = ("yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson")
+KINDS = ("yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson", "edopro-strings")
 _EXAMPLES = 5
 _PRERELEASE = int(Scope.PRERELEASE)
 _RUSH = int(Scope.RUSH)
@@ -56,6 +60,9 @@ class Plan(Record):
     records: list[yamlyugi.OfficialCard] = field(default_factory=list)
     sha256: str = ""
     size: int = 0
+    extras: list[knowledge.Extra] = field(default_factory=list)  # series, sets, text per record
+    targets: dict[int, list[int]] = field(default_factory=dict)  # record index -> passcodes
+    lang: str = "en"  # a strings.conf's language (locales/<lang>/strings.conf)
 
 
 @record
@@ -73,7 +80,8 @@ class Applied(Record):
 
 
 def sniff(path: Path) -> str | None:
-    """ "yaml-yugi" or "ygojson" when ``path`` holds that kind by content, None otherwise
+    """ "yaml-yugi", "ygojson" or "strings" (an EDOPro strings.conf) when ``path`` holds that
+    kind by content, None otherwise
     (a cdb, or something the cdb inspection will refuse). Raises InputError on a JSON or zip
     file that is not one of the known shapes."""
     if path.is_dir():
@@ -90,6 +98,8 @@ def sniff(path: Path) -> str | None:
             head = f.read(4096)
     except OSError:
         return None
+    if archetypes.looks_like_strings(head):
+        return "strings"
     if head.startswith(b"PK\x03\x04"):
         if ygojson.is_ygojson(path):
             return "ygojson"
@@ -112,11 +122,21 @@ def sniff(path: Path) -> str | None:
 def plan(path: Path, sniffed: str) -> Plan:
     """Read and check an official file (yaml-yugi arrays are parsed here, before any write)."""
     p = Plan(path, "ygojson")
+    if sniffed == "strings":
+        from deckcheck.carddb._common import lang_code
+
+        p.kind = "edopro-strings"
+        parts = path.absolute().parts
+        if len(parts) > 2 and parts[-3] == "locales":
+            p.lang = lang_code(parts[-2]) or "en"
+        p.size, p.sha256 = _digest(path)
+        archetypes.read_strings(path)  # a file that is not text fails here, before any write
+        return p
     if sniffed == "yaml-yugi":
         size, sha = _digest(path)
         hit = _PARSED.get((size, sha))
         if hit is not None:  # `update` checked this very file at download: parsed once
-            return Plan(path, hit[0], hit[1], sha, size)
+            return Plan(path, hit[0], hit[1], sha, size, hit[2])
         data = yamlyugi.load_json(path)
         kind = yamlyugi.detect_kind(data)
         if kind is None:
@@ -128,10 +148,11 @@ def plan(path: Path, sniffed: str) -> Plan:
             )
         p.kind = f"yaml-yugi-{kind}"
         p.records = yamlyugi.parse(data, kind, str(path))
+        p.extras = knowledge.extras_of(data, kind)
         p.size, p.sha256 = size, sha
         while len(_PARSED) >= _PARSED_MAX:
             _PARSED.pop(next(iter(_PARSED)))
-        _PARSED[(size, sha)] = (p.kind, p.records)
+        _PARSED[(size, sha)] = (p.kind, p.records, p.extras)
         return p
     p.size, p.sha256 = _digest(path)
     return p
@@ -140,7 +161,7 @@ def plan(path: Path, sniffed: str) -> Plan:
 #: The last yaml-yugi files parsed in this process, by (size, sha256) of their bytes: the
 #: download check and the import of one `update` read cards.json (41 MB) once, not twice.
 #: Records are never changed after parsing.
-_PARSED: dict[tuple[int, str], tuple[str, list[yamlyugi.OfficialCard]]] = {}
+_PARSED: dict[tuple[int, str], tuple[str, list[yamlyugi.OfficialCard], list[knowledge.Extra]]] = {}
 _PARSED_MAX = 3  # cards.json, rush.json, skill.json
 
 
@@ -173,17 +194,24 @@ def order(plans: Iterable[Plan]) -> list[Plan]:
 
 def apply(conn: sqlite3.Connection, p: Plan, now: str, note: Note) -> Applied:
     """Write one official file into the open import transaction on ``conn``."""
-    if p.kind == "ygojson":
+    kind = p.kind
+    if p.kind == "edopro-strings":
+        n, skipped = archetypes.apply_strings(conn, p.path, p.lang, note)
+        got = Applied(str(p.path), p.kind, n, n, {"skipped_lines": skipped})
+        kind = p.kind if p.lang == "en" else f"{p.kind}:{p.lang}"
+    elif p.kind == "ygojson":
         got = _apply_ygojson(conn, p, note)
     elif p.kind == "yaml-yugi-cards":
         got = _apply_cards(conn, p, note)
     else:
         got = _apply_by_name(conn, p, note)
+    if p.kind.startswith("yaml-yugi-"):
+        knowledge.apply_yamlyugi(conn, p.kind, p.extras, p.targets, str(p.path), note)
     conn.execute(
         "INSERT OR REPLACE INTO official_sources (kind, path, sha256, size, imported_at, rows, "
         "mapped, unmapped) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            p.kind,
+            kind,
             str(p.path.absolute()),
             p.sha256,
             p.size,
@@ -288,6 +316,7 @@ def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
             official_ids.extend((i, r.password) for i in pre)
         targets = [code] if code is not None and code in ids else pre
         if targets:
+            p.targets[r.index] = targets
             mapped += 1
             names.add(targets, r)
         elif code is not None:
@@ -355,6 +384,7 @@ def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
             unmatched.append(r.label())
             continue
         mapped += 1
+        p.targets[r.index] = targets
         names.add(targets, r)
         if r.konami_id is not None:
             konami.extend((r.konami_id, t, "rush", "name") for t in targets)
@@ -369,7 +399,9 @@ def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
 
 
 def _apply_ygojson(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
-    rel = ygojson.read(p.path)
+    facts = knowledge.YgojsonFacts(conn)
+    rel = ygojson.read(p.path, visit=facts)
+    facts.write(conn, str(p.path), note)
     ids = {int(r[0]) for r in conn.execute("SELECT id FROM cards")}
     official = {int(o) for (o,) in conn.execute("SELECT official_id FROM official_ids")}
     conn.execute("DELETE FROM releases")

@@ -216,16 +216,20 @@ def _set_name(doc: dict[str, Any]) -> str:
     return str(doc.get("id", "?"))
 
 
-def read(path: Path) -> Releases:
-    """Earliest release per passcode and region of the YGOJSON layout at ``path``."""
+def read(path: Path, visit: Any = None) -> Releases:
+    """Earliest release per passcode and region of the YGOJSON layout at ``path``.
+
+    ``visit``, when given, sees every parsed file on the way: ``visit.card(doc, passcodes,
+    where)`` for each card file, then ``visit.set(doc, where)`` for each set file (one read
+    of the tree serves every reader of it, e.g. ``carddb.knowledge``)."""
     tree = _Tree(path)
     try:
-        return _read(tree)
+        return _read(tree, visit)
     finally:
         tree.close()
 
 
-def _read(tree: _Tree) -> Releases:
+def _read(tree: _Tree, visit: Any = None) -> Releases:
     out = Releases()
     by_uuid: dict[str, list[int]] = {}
     card_files = tree.listing("cards")
@@ -243,6 +247,8 @@ def _read(tree: _Tree) -> Releases:
         codes = list(dict.fromkeys(_passcodes(doc, where)))
         by_uuid[uuid] = codes
         out.passcodes.update(codes)
+        if visit is not None:
+            visit.card(doc, codes, where)
         ext = doc.get("externalIDs")
         kid = ext.get("dbID") if isinstance(ext, dict) else None
         # YGOJSON writes a negative dbID for a card Konami's database lacks (71 in 2025-11):
@@ -274,6 +280,8 @@ def _read(tree: _Tree) -> Releases:
         where = base + rel
         doc = _load(tree, rel)
         name = _set_name(doc)
+        if visit is not None:
+            visit.set(doc, where)
         locales = doc.get("locales")
         if locales is not None and not isinstance(locales, dict):
             raise InputError("locales: expected an object", where=where)

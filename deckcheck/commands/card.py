@@ -35,8 +35,12 @@ Examples:
   deckcheck card search blue-eyes --limit 30
   deckcheck card search "t:synchro attr:dark atk>=2500"
   deckcheck card search "t:trap -f:tcg or banned:ocg" --limit 0
+  deckcheck card search 'arch:"elemental hero" t:fusion' --sort -atk
+  deckcheck card search "set:LOB order:level"
+  deckcheck card search 'o:"negate the activation" t:trap'
 
-The search language (filters, 'or', '-' negation) is in docs/SEARCH.md.
+The search language (filters, 'or', '-' negation, arch:, set:, o:, order:) is in
+docs/SEARCH.md.
 Exit codes: 0 something matched, 1 nothing matched, 2 usage, query or data error.""",
 )
 @click.argument("query")
@@ -54,9 +58,30 @@ Exit codes: 0 something matched, 1 nothing matched, 2 usage, query or data error
     help="At most this many cards (0: all).",
 )
 @renamed("limit", "--limit", "-n", type=click.IntRange(0, None))
+@click.option(
+    "--sort",
+    "sort",
+    metavar="KEY",
+    default=None,
+    help="Sort by name, atk, def, level, released or id; -KEY or 'KEY desc' for descending "
+    "(as order: in the query). A plain name with --sort is a name: term.",
+)
+@click.option(
+    "--all-ids",
+    is_flag=True,
+    help="List every passcode of each card (alternate artworks, prerelease ids) beside it.",
+)
 @date_option(help="Date of the format and list terms (f:, banned:, limit:; default: today).")
 @output_option(help="Output kind.")
-def search(query: str, lang: str | None, limit: int, date_text: str | None, output: str) -> int:
+def search(
+    query: str,
+    lang: str | None,
+    limit: int,
+    sort: str | None,
+    all_ids: bool,
+    date_text: str | None,
+    output: str,
+) -> int:
     """Rank the cards whose names (any language) match QUERY, or list the cards a
     search-language QUERY admits (t:synchro attr:dark atk>=2500; docs/SEARCH.md).
 
@@ -70,8 +95,8 @@ def search(query: str, lang: str | None, limit: int, date_text: str | None, outp
 
     require_text(query, "QUERY")
     db, index = open_lookup()
-    if is_query(query):
-        return _query_search(query, db, index, lang, limit, date_text, output)
+    if is_query(query) or sort is not None or all_ids:
+        return _query_search(query, db, index, lang, limit, date_text, output, sort, all_ids)
     matches = index.search(query, lang=lang, limit=limit or 200)
     if output == "json":
         click.echo(to_json({"query": query, "matches": search_rows(db, matches)}))
@@ -97,28 +122,33 @@ def _query_search(
     limit: int,
     date_text: str | None,
     output: str,
+    sort: str | None = None,
+    all_ids: bool = False,
 ) -> int:
     from deckcheck.cardinfo import query_cards, row_json
     from deckcheck.commands.options import parse_date
     from deckcheck.render.card import query_text
 
     date = parse_date(date_text)
-    shown, total, notes = query_cards(query, db, index, lang, limit, date)
+    shown, total, notes = query_cards(query, db, index, lang, limit, date, sort)
     for n in notes:
         click.echo(f"deckcheck: note: {n}", err=True)
+    also: dict[int, list[int]] | None = None
+    if all_ids:
+        from deckcheck.carddb.facts import other_ids
+
+        also = other_ids(db)
     if output == "json":
+        cards = [
+            row_json(r, n, None if also is None else [r.id, *also.get(r.id, [])]) for n, r in shown
+        ]
         click.echo(
-            to_json(
-                {
-                    "query": query,
-                    "date": date.isoformat(),
-                    "total": total,
-                    "cards": [row_json(r, n) for n, r in shown],
-                }
-            )
+            to_json({"query": query, "date": date.isoformat(), "total": total, "cards": cards})
         )
     else:
-        for line in query_text([r for _, r in shown], [n for n, _ in shown]):
+        rows = [r for _, r in shown]
+        extra = None if also is None else [also.get(r.id, []) for r in rows]
+        for line in query_text(rows, [n for n, _ in shown], extra):
             click.echo(line)
         more = f" ({len(shown)} shown; --limit 0 shows all)" if len(shown) < total else ""
         click.echo(f"{total} card(s) for {query!r}{more}", err=True)

@@ -74,6 +74,7 @@ Examples:
   deckcheck deck side my.ydk --side-in "2*Nibiru" --side-out "2*Maxx C"
   deckcheck deck draw my.ydk --hand 6 --seed 42
   deckcheck deck edit my.ydk                   (the interactive builder)
+  deckcheck deck missing my.ydk --have binder.txt --have box.ydk
 
 Edits keep the file's format (.ydk with its comments, text list, ydke:// link)
 and are written all or nothing. Exit codes: 0 done (an edit exits 0 even when
@@ -468,6 +469,7 @@ def stats(
 # The commands between games and files, and the interactive builder, defined beside this module.
 from deckcheck.commands.deck_between import diff_cmd, draw_cmd, side_cmd  # noqa: E402
 from deckcheck.commands.deck_edit import edit_cmd  # noqa: E402
+from deckcheck.commands.deck_missing import missing_cmd  # noqa: E402
 
-for _cmd in (diff_cmd, side_cmd, draw_cmd, edit_cmd):
+for _cmd in (diff_cmd, side_cmd, draw_cmd, edit_cmd, missing_cmd):
     deck.add_command(_cmd)

@@ -24,8 +24,11 @@ def search_text(
     return table(["ID", "NAME", "KIND", "SCOPE", "HOW", "SCORE", "MATCHED"], rows, right=(0, 5))
 
 
-def query_text(rows: Sequence[Any], names: Sequence[str]) -> list[str]:
-    """The cards a search-language query admits: a header and aligned columns."""
+def query_text(
+    rows: Sequence[Any], names: Sequence[str], also: Sequence[list[int]] | None = None
+) -> list[str]:
+    """The cards a search-language query admits: a header and aligned columns (``also``:
+    ``--all-ids``, each card's other passcodes in an ALSO column)."""
     if not rows:
         return []
     body = [
@@ -42,11 +45,12 @@ def query_text(rows: Sequence[Any], names: Sequence[str]) -> list[str]:
         ]
         for r, n in zip(rows, names, strict=True)
     ]
-    return table(
-        ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"],
-        body,
-        right=(0, 5, 6, 7),
-    )
+    head = ["ID", "NAME", "TYPE", "ATTR", "RACE", "LV", "ATK", "DEF", "SCOPE"]
+    if also is not None:
+        head.append("ALSO")
+        for line, ids in zip(body, also, strict=True):
+            line.append(",".join(str(i) for i in ids))
+    return table(head, body, right=(0, 5, 6, 7))
 
 
 def show_text(c: Any, info: dict[str, Any]) -> list[str]:
@@ -73,6 +77,29 @@ def show_text(c: Any, info: dict[str, Any]) -> list[str]:
         ]
     elif info.get("releases_note"):
         out.append(f"  released:   {info['releases_note']}")
+    if info.get("archetypes"):
+        out.append(
+            "  archetypes: "
+            + ", ".join(
+                one_line(a["name"]) + (f" ({a['code']})" if a.get("code") else "")
+                for a in info["archetypes"]
+            )
+        )
+    if info.get("printings"):
+        out.append(f"  printings ({len(info['printings'])}):")
+        rows = [
+            [
+                p["code"] or "-",
+                one_line(p["set"]),
+                one_line(", ".join(p["rarities"])) or "-",
+                p["date"] or "-",
+            ]
+            for p in info["printings"]
+        ]
+        out += ["    " + line for line in table(["CODE", "SET", "RARITY", "DATE"], rows)]
+    if info.get("texts"):
+        lang, text = next(iter(info["texts"].items()))
+        out.append(f"  text [{lang}]: {one_line(text)}")
     if info.get("formats"):
         out.append(f"  formats on {info['date']}:")
         rows = [

@@ -122,7 +122,17 @@ KEYS = (
     "banned",
     "limit",
     "released",
+    "arch",
+    "archetype",
+    "set",
+    "o",
+    "oracle",
+    "text",
+    "order",
+    "sort",
 )
+#: What results can be sorted by (``--sort``, ``order:``); ``-KEY`` or ``KEY-desc``: descending.
+SORT_KEYS = ("name", "atk", "def", "level", "released", "id")
 
 _OPS = ("!=", ">=", "<=", ":", "=", ">", "<")
 _TERM_RE = re.compile(r"^([A-Za-z][A-Za-z_-]*)(!=|>=|<=|:|=|>|<)(.*)$")
@@ -138,6 +148,67 @@ class Term(Record):
     op: str  # ":", "=", "!=", ">=", "<=", ">", "<"
     value: object
     arg: str | None = None  # format / region a term is about (f:, banned:, limit:, released)
+
+
+@record
+class Order(Record):
+    """How results are sorted: ``key`` of SORT_KEYS, descending or not."""
+
+    key: str = "name"
+    desc: bool = False
+
+
+def parse_order(text: str, where: str = "--sort") -> Order:
+    """``name``, ``atk``, ``-atk``, ``atk-desc``, ``atk desc``, ``atk:asc`` … as an Order;
+    QueryError naming the known keys otherwise."""
+    v = " ".join(text.strip().lower().split())
+    desc = False
+    if v.startswith("-"):
+        desc, v = True, v[1:]
+    for sep in (" ", "-", ":", "."):
+        for word, d in (("desc", True), ("asc", False)):
+            if v.endswith(sep + word):
+                desc, v = d, v[: -len(sep + word)]
+    v = {"lv": "level", "rank": "level", "link": "level", "date": "released"}.get(v, v)
+    if v not in SORT_KEYS:
+        raise QueryError(
+            f"{where}:{text}" if where == "order" else text,
+            f"cannot sort by {text!r} (known: {', '.join(SORT_KEYS)}; -KEY or 'KEY desc' "
+            "for descending)",
+        )
+    return Order(v, desc)
+
+
+def split_order(node: Node) -> tuple[Node | None, Order | None]:
+    """The query without its ``order:`` term, and that order (a top-level term only: an
+    ``order:`` inside ``or``, ``-`` or parentheses is a QueryError). A query of only an
+    ``order:`` term is None: every card."""
+
+    def bad(n: Node) -> None:
+        for t in _terms(n):
+            if t.key == "order":
+                raise QueryError(t.text, "order: goes at the top level of a query, not in or/-/()")
+
+    parts = node.nodes if isinstance(node, And) else (node,)
+    orders = [p for p in parts if isinstance(p, Term) and p.key == "order"]
+    rest = [p for p in parts if not (isinstance(p, Term) and p.key == "order")]
+    for p in rest:
+        bad(p)
+    if len(orders) > 1:
+        raise QueryError(orders[1].text, "one order: per query")
+    order = orders[0].value if orders else None
+    assert order is None or isinstance(order, Order)
+    if not rest:
+        return None, order
+    return (rest[0] if len(rest) == 1 else And(tuple(rest))), order
+
+
+def _terms(n: Node) -> list[Term]:
+    if isinstance(n, Term):
+        return [n]
+    if isinstance(n, Not):
+        return _terms(n.node)
+    return [t for c in n.nodes for t in _terms(c)]
 
 
 @record
@@ -326,6 +397,15 @@ def term(tok: str) -> Term:
         return Term(tok, "name", op, raw)
     if key in NUMERIC:
         return Term(tok, NUMERIC[key], op, _number(tok, key.upper(), raw))
+    if key in ("arch", "archetype", "set", "o", "oracle", "text", "order", "sort"):
+        if op not in (":", "="):
+            raise QueryError(tok, f"{key}: takes ':' (a name, code or words after it)")
+        if not raw.strip():
+            raise QueryError(tok, "no value after the operator")
+        if key in ("order", "sort"):
+            return Term(tok, "order", ":", parse_order(raw, "order"))
+        canon = {"archetype": "arch", "oracle": "o", "text": "o"}.get(key, key)
+        return Term(tok, canon, ":", raw)
     if key in ("f", "format", "legal"):
         if not eq:
             raise QueryError(tok, "a format is named with ':'")
@@ -386,10 +466,13 @@ __all__ = [
     "Node",
     "Not",
     "Or",
+    "Order",
     "QueryError",
     "Term",
     "compare",
     "is_query",
     "parse",
+    "parse_order",
+    "split_order",
     "tokenize",
 ]

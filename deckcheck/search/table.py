@@ -151,6 +151,23 @@ class Context:
             got = self._name_hits[word] = set(self.index.cards_with_name_containing(word))
         return got
 
+    def knowledge(self, term: Term) -> set[int]:
+        """The cards (name keys) an ``arch:``, ``set:`` or ``o:`` term names
+        (``deckcheck.carddb.facts``): an unknown name or missing data is a QueryError
+        naming the closest names or the source to install."""
+        from deckcheck.carddb import facts
+        from deckcheck.errors import DataError
+
+        v = str(term.value)
+        try:
+            if term.key == "arch":
+                return facts.archetype_cards(self.db, facts.find_archetypes(self.db, v))
+            if term.key == "set":
+                return facts.set_cards(self.db, v)
+            return facts.text_cards(self.db, v)
+        except DataError as exc:
+            raise QueryError(term.text, exc.message) from None
+
     def format(self, term: Term) -> Any:
         if self._formats is None:
             from deckcheck.formats import load_formats
@@ -311,6 +328,11 @@ def _term(t: Term, ctx: Context) -> Callable[[Row], bool]:
         return lim
     if k == "released":
         return _released(t, ctx)
+    if k == "order":  # sorting, not a filter (search.run_sorted applies it)
+        return lambda r: True
+    if k in ("arch", "set", "o"):
+        hits = ctx.knowledge(t)
+        return lambda r: r.id in hits
     raise QueryError(t.text, "not supported")  # pragma: no cover - parse() knows every key
 
 

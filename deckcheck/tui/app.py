@@ -9,6 +9,7 @@ box has focus, letters type into it (Textual gives a focused input the printable
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -45,6 +46,11 @@ CSS = """
 #deck > .option-list--option-disabled { color: $text; }
 #stats { height: auto; max-height: 3; color: $text-muted; }
 #card, #findings { width: 100%; }
+/* NO_COLOR: no colour at all (see DeckEditor), so what colour showed is shown by style */
+.pane:nocolor:focus-within { border: double; }
+DeckList:nocolor > .option-list--option-highlighted { text-style: reverse bold; }
+ResultsTable:nocolor > .datatable--cursor { text-style: reverse bold; }
+SearchInput:nocolor:focus { text-style: underline; }
 """
 
 
@@ -119,43 +125,53 @@ class EditorScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def say(self, text: str, error: bool = False) -> None:
+        # one line of fixed height: no layout of the screen needed
         self.query_one("#message", Static).update(
-            Text(one_line(text), style="bold red" if error else "")
+            Text(one_line(text), style="bold red" if error else ""), layout=False
         )
 
-    def refresh_deck(self, follow: str | None = None) -> None:
+    def refresh_deck(self, follow: str | None = None, restatus: bool = True) -> None:
         """Redraw what an edit changes: the status line, the deck, findings and stats. The
-        deck's highlight stays on its card (or goes to ``follow``, a row id)."""
+        deck's highlight stays on its card (or goes to ``follow``, a row id). ``restatus``:
+        the results' status column too (the format or date changed; an edit of the deck
+        changes no card's status).
+
+        Only what changed is redrawn (issue 29: keystroke -> findings <= 50 ms): the deck's
+        rows in place when the rows are the same ones, the findings without a layout of the
+        screen when their height stays."""
         b = self.editor.builder
-        deck = self.query_one("#deck", OptionList)
-        keep = deck.highlighted_option.id if deck.highlighted_option is not None else None
-        keep = follow or keep
-        at = deck.highlighted
-        options = panes.deck_options(b, self.editor.card_name)
-        deck.set_options(options)
-        ids = [o.id for o in options]
-        pick = None
-        if keep in ids:
-            pick = ids.index(keep)
-        else:
-            cards = [i for i, o in enumerate(options) if not o.disabled]
-            if cards:
-                near = [i for i in cards if at is None or i >= at]
-                pick = near[0] if near else cards[-1]
-        deck.highlighted = pick
-        c = b.df.deck.counts()
-        self.query_one(
-            "#deckbox"
-        ).border_subtitle = f"main {c['main']} · extra {c['extra']} · side {c['side']}"
-        self.query_one("#findings", Static).update(panes.findings_text(b))
-        r = b.verdict.report
-        self.query_one("#findingsbox").border_subtitle = (
-            "legal" if r.legal else f"{r.errors} problem{'s' * (r.errors != 1)}"
-        )
-        self.refresh_status()
-        self.refresh_results_status()
-        self.refresh_card()
-        self.checks += 1
+        with self.app.batch_update():
+            deck = self.query_one("#deck", panes.DeckList)
+            keep = deck.highlighted_option.id if deck.highlighted_option is not None else None
+            keep = follow or keep
+            at = deck.highlighted
+            options = panes.deck_options(b, self.editor.card_name)
+            deck.update_options(options)
+            ids = [o.id for o in options]
+            pick = None
+            if keep in ids:
+                pick = ids.index(keep)
+            else:
+                cards = [i for i, o in enumerate(options) if not o.disabled]
+                if cards:
+                    near = [i for i in cards if at is None or i >= at]
+                    pick = near[0] if near else cards[-1]
+            if deck.highlighted != pick:
+                deck.highlighted = pick
+            c = b.df.deck.counts()
+            self.query_one(
+                "#deckbox"
+            ).border_subtitle = f"main {c['main']} · extra {c['extra']} · side {c['side']}"
+            panes.update_keeping_height(self.query_one("#findings", Static), panes.findings_text(b))
+            r = b.verdict.report
+            self.query_one("#findingsbox").border_subtitle = (
+                "legal" if r.legal else f"{r.errors} problem{'s' * (r.errors != 1)}"
+            )
+            self.refresh_status()
+            if restatus:
+                self.refresh_results_status()
+            self.refresh_card()
+            self.checks += 1
 
     def refresh_status(self) -> None:
         b = self.editor.builder
@@ -173,7 +189,7 @@ class EditorScreen(Screen[None]):
             line.append("  ● unsaved", style="bold yellow")
         elif b.is_new:
             line.append("  new file", style="dim")
-        self.query_one("#status", Static).update(line)
+        self.query_one("#status", Static).update(line, layout=False)  # one line, fixed
 
     def _status(self, card_id: int) -> Any:
         return self.editor.builder.checking.status(card_id)
@@ -306,7 +322,7 @@ class EditorScreen(Screen[None]):
         except DeckcheckError as exc:
             self.say(str(exc), error=True)
             return
-        self.refresh_deck(follow(b) if follow is not None else None)
+        self.refresh_deck(follow(b) if follow is not None else None, restatus=False)
         if said:
             self.say(said)
 
@@ -376,6 +392,15 @@ class DeckEditor(App[None]):
 
     def __init__(self, builder: Builder, searcher: Searcher | None = None):
         super().__init__()
+        # NO_COLOR (no-color.org: set and not empty) means no colour, not Textual's grey
+        # scale (its Monochrome filter, for any NO_COLOR, even an empty one): every colour
+        # becomes the terminal's default; bold, reverse and underline still mark things.
+        from textual.filter import Monochrome, NoColor
+
+        self.no_color = bool(os.environ.get("NO_COLOR"))
+        self._filters = [f for f in self._filters if not isinstance(f, (Monochrome, NoColor))]
+        if self.no_color:
+            self._filters.append(NoColor())
         self.builder = builder
         self.searcher = searcher or Searcher(builder.db, builder.index, builder.lang)
         self._names: dict[int, str] = {}

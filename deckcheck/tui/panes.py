@@ -112,6 +112,30 @@ class DeckList(OptionList):
     def action_select(self) -> None:  # a click or enter must not "select" (edit)
         return
 
+    def update_options(self, options: list[Option]) -> None:
+        """Show ``options``: when they are the same rows (ids) as shown, only the rows
+        whose text changed are replaced (an edit changes a count or two); else all."""
+        old = self._options
+        if [o.id for o in old] != [o.id for o in options]:
+            self.set_options(options)
+            return
+        for i, (was, now) in enumerate(zip(old, options, strict=True)):
+            if was.prompt != now.prompt:  # rich Text: same text and same styles
+                self.replace_option_prompt_at_index(i, now.prompt)
+
+
+def update_keeping_height(widget: Any, content: Text) -> None:
+    """``Static.update`` without a layout of the whole screen when the content keeps the
+    widget's height (the usual edit: a count in a message changes)."""
+    width = widget.content_size.width
+    if not width:
+        widget.update(content)
+        return
+    widget.update(content, layout=False)
+    size = widget.content_size
+    if widget.get_content_height(size, size, width) != size.height:
+        widget.refresh(layout=True)
+
 
 class ResultsTable(DataTable[Any]):
     """The search results: ``enter`` (or a click on the highlighted row) adds the card.
@@ -292,4 +316,5 @@ __all__ = [
     "parse_option_id",
     "stats_text",
     "status_text",
+    "update_keeping_height",
 ]

@@ -127,13 +127,14 @@ def _check_cdb(path: Path, comp: Component, where: str) -> None:
 
 
 def _check_official(path: Path, where: str) -> None:
-    """A yaml-yugi array that parses, or a zip holding the YGOJSON layout with sound CRCs."""
+    """A yaml-yugi array that parses, a zip holding the YGOJSON layout with sound CRCs, or an
+    EDOPro strings.conf (UTF-8 text with ``!system``/``!setname`` lines)."""
     from deckcheck.carddb import official
     from deckcheck.errors import InputError
 
     try:
         kind = official.sniff(path)
-        if kind == "yaml-yugi":
+        if kind in ("yaml-yugi", "strings"):
             official.plan(path, kind)
         elif kind == "ygojson":
             import zipfile
@@ -147,7 +148,9 @@ def _check_official(path: Path, where: str) -> None:
                 raise DataError(f"corrupt download: bad CRC in {bad}", where=where)
         else:
             raise DataError(
-                "corrupt download: neither a yaml-yugi JSON array nor a YGOJSON zip", where=where
+                "corrupt download: neither a yaml-yugi JSON array, a YGOJSON zip nor a "
+                "strings.conf",
+                where=where,
             )
     except InputError as exc:
         raise DataError(f"corrupt download: {exc.message}", where=where) from None

@@ -84,7 +84,7 @@ def test_names_norm_column_is_gone(db_path: Path) -> None:
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
     conn.close()
     assert "norm" not in cols and "names_norm" not in indexes
-    assert int(version) == _common.SCHEMA_VERSION == 2
+    assert int(version) == _common.SCHEMA_VERSION == 3
 
 
 def _downgrade_to_schema_1(path: Path) -> None:
@@ -113,7 +113,7 @@ def test_import_extending_a_schema_1_database_migrates_it(db_path: Path, tmp_pat
     cols = {r[1] for r in conn.execute("PRAGMA table_info(names)")}
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
     conn.close()
-    assert "norm" not in cols and version == "2"
+    assert "norm" not in cols and version == str(_common.SCHEMA_VERSION)
     db = open_db(db_path)
     assert {cid: keys(db, cid) for cid in WANT} == WANT
     assert keys(db, MAIN + 2) == (MAIN, MAIN, MAIN)

@@ -24,6 +24,7 @@ OFFICIAL_KEYS = (
     "DawnbrandBots/yaml-yugi/rush.json",
     "DawnbrandBots/yaml-yugi/skill.json",
     "iconmaster5326/YGOJSON/individual.zip",
+    "ProjectIgnis/Distribution/config/strings.conf",
 )
 
 
@@ -55,8 +56,14 @@ def test_official_download_checks(tmp_path: Path) -> None:
     check_file(good, comp, "u")
     html = tmp_path / "page.json"
     html.write_text("<!doctype html><title>GitHub Pages</title>")
-    with pytest.raises(DataError, match="neither a yaml-yugi JSON array nor a YGOJSON zip"):
+    with pytest.raises(DataError, match="neither a yaml-yugi JSON array, a YGOJSON zip nor"):
         check_file(html, comp, "u")
+    strings = tmp_path / "strings.conf"  # EDOPro's archetype names (issue 30)
+    strings.write_bytes(b"!system 1 Normal Summon\n!setname 0x8 HERO\n")
+    check_file(strings, comp, "u")
+    strings.write_bytes(b"!setname 0x8 HERO\n\xff\xfe not text")
+    with pytest.raises(DataError, match="corrupt download: not UTF-8 text"):
+        check_file(strings, comp, "u")
     cut = tmp_path / "cut.json"
     cut.write_text(good.read_text()[:40])
     with pytest.raises(DataError, match="corrupt download: malformed JSON"):
@@ -77,6 +84,9 @@ def mirror(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     yy.mkdir(parents=True)
     for name in ("cards.json", "rush.json", "skill.json"):
         (yy / name).symlink_to(up / "DawnbrandBots__yaml-yugi" / name)
+    pi = root / "ProjectIgnis" / "Distribution" / "config"
+    pi.mkdir(parents=True)
+    (pi / "strings.conf").symlink_to(up / "ProjectIgnis__Distribution/config/strings.conf")
     # the release zip of the v1/individual folder, as upstream publishes it
     zdir = root / "iconmaster5326" / "YGOJSON"
     zdir.mkdir(parents=True)
@@ -114,7 +124,11 @@ def test_update_installs_official_data_then_downloads_nothing(
         "yaml-yugi-rush",
         "yaml-yugi-skill",
         "ygojson",
+        "edopro-strings",
     }
+    from deckcheck.carddb import facts
+
+    assert 89943723 in facts.archetype_cards(db, facts.find_archetypes(db, "Elemental HERO"))
     db.close()
     first = mirror.count()
     mirror.reset()
