@@ -213,8 +213,19 @@ def _code_file() -> str:
 
 
 def _read_codes() -> dict[str, CodeType]:
+    """The cached code; in a read-only home (``paths.read_only_cache_folder``), what an
+    earlier command cached there, as the compiled lists are read (issue 32)."""
+    from deckcheck import paths
+
+    got = _read_code_file(_code_file())
+    if not got and (ro := paths.read_only_cache_folder()) is not None:
+        got = _read_code_file(paths.join(ro, CODE_CACHE))
+    return got
+
+
+def _read_code_file(path: str) -> dict[str, CodeType]:
     try:
-        with open(_code_file(), "rb") as f:
+        with open(path, "rb") as f:
             got = marshal.loads(f.read())
     except (OSError, ValueError, EOFError, TypeError):
         return {}  # none yet, or damaged: compiled again
