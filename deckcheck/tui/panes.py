@@ -115,13 +115,24 @@ class DeckList(OptionList):
     def update_options(self, options: list[Option]) -> None:
         """Show ``options``: when they are the same rows (ids) as shown, only the rows
         whose text changed are replaced (an edit changes a count or two); else all."""
-        old = self._options
+        old = self.options
         if [o.id for o in old] != [o.id for o in options]:
-            self.set_options(options)
+            # rows came or went (a card's first copy in a section, its last out of one): all
+            # rows again, but the unchanged ones as the same options, whose drawn text the
+            # list keeps (issue 29: half the cost of the new list)
+            kept = {o.id: o for o in old}
+            self.set_options([_same(kept.get(o.id), o) for o in options])
             return
         for i, (was, now) in enumerate(zip(old, options, strict=True)):
             if was.prompt != now.prompt:  # rich Text: same text and same styles
                 self.replace_option_prompt_at_index(i, now.prompt)
+
+
+def _same(was: Option | None, now: Option) -> Option:
+    """``was`` when it shows what ``now`` shows, else ``now``."""
+    if was is not None and was.prompt == now.prompt and was.disabled == now.disabled:
+        return was
+    return now
 
 
 def update_keeping_height(widget: Any, content: Text) -> None:

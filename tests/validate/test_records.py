@@ -179,3 +179,50 @@ def test_the_deck_records_are_slotted_and_mutable() -> None:
     assert not hasattr(deck, "__dict__") and not hasattr(deck.main[0], "__dict__")
     assert Deck("x.ydk").main is not Deck("x.ydk").main
     assert deck == Deck("x.ydk", [DeckEntry("main", 1, 1)])
+
+
+def _shape() -> type[Any]:
+    @record
+    class Shape(Record):
+        name: str
+        sides: int = 4
+        tags: list[str] = field(default_factory=list)
+
+    return Shape
+
+
+def test_the_init_code_cache_gives_the_plain_path_s_records(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The compiled ``__init__`` code is kept in the cache folder (records.CODE_CACHE) and
+    read back: the class built from it equals the one compiled afresh
+    (``DECKCHECK_PLAIN_START=1``), and a damaged cache file is compiled again."""
+    import deckcheck.records as records
+
+    monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path))
+    monkeypatch.setattr(records, "_codes", None)
+    first = _shape()  # compiled, written
+    cache = tmp_path / records.CODE_CACHE
+    assert cache.is_file()
+    monkeypatch.setattr(records, "_codes", None)
+    monkeypatch.setattr(records, "compile", _no_compile, raising=False)
+    cached = _shape()  # read back, not compiled
+    monkeypatch.undo()
+    monkeypatch.setenv("DECKCHECK_PLAIN_START", "1")
+    plain = _shape()
+    for cls in (first, cached, plain):
+        a, b = cls("tri", 3), cls(name="sq")
+        assert (a.name, a.sides, a.tags, b.sides) == ("tri", 3, [], 4)
+        assert b.tags is not cls("x").tags
+        assert str(inspect.signature(cls)) == str(inspect.signature(plain))
+    assert cached.__init__.__code__.co_code == plain.__init__.__code__.co_code
+    monkeypatch.delenv("DECKCHECK_PLAIN_START")
+    monkeypatch.setenv("DECKCHECK_CACHE", str(tmp_path))
+    cache.write_bytes(b"\x00 not marshal")
+    monkeypatch.setattr(records, "_codes", None)
+    assert _shape()("p", 5).sides == 5  # damaged: compiled again
+    assert records._read_codes() != {}  # and written back whole
+
+
+def _no_compile(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("compiled although the cache holds the code")
