@@ -307,14 +307,14 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha1_hex(data: bytes) -> str:
-    """Hex sha1 of ``data`` (cache file names): CPython's own ``_sha1`` when there is one,
-    the same digest as ``hashlib.sha1`` without loading OpenSSL."""
-    try:
-        from _sha1 import sha1
-    except ImportError:  # another Python
-        from hashlib import sha1
-    return sha1(data).hexdigest()
+def name_hash(data: bytes) -> str:
+    """16 hex digits naming a cache file after ``data`` (a key of paths and stats): its CRC-32
+    and Adler-32, from ``zlib``. Stable across processes and Python versions, unlike
+    ``hash()``; not a security hash, nor needs to be. ``hashlib`` loads OpenSSL (~6 ms) and
+    CPython's C sha1 is a private module."""
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -88,6 +88,14 @@ def test_sha256(tmp_path: Path) -> None:
     assert fsio.sha256_file(f) == fsio.sha256_bytes(data) == hashlib.sha256(data).hexdigest()
 
 
+def test_name_hash_is_crc32_then_adler32() -> None:
+    # the names must not change between processes or Python versions (so no ``hash()``):
+    # two standard checksums, held to their well-known values for b"123456789"
+    assert fsio.name_hash(b"") == "00000000" + "00000001"
+    assert fsio.name_hash(b"123456789") == "cbf43926" + "091e01de"
+    assert len({fsio.name_hash(f"key {i}".encode()) for i in range(10_000)}) == 10_000
+
+
 def test_dates() -> None:
     assert dates.parse_date("2026-05-01") == dt.date(2026, 5, 1)
     assert dates.parse_date(dt.date(2026, 5, 1)) == dt.date(2026, 5, 1)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from deckcheck import dates, paths
 from deckcheck.errors import DataError, InputError
 from deckcheck.formats.codec import banlist_from_dict, banlist_to_dict
-from deckcheck.fsio import sha1_hex
+from deckcheck.fsio import name_hash
 from deckcheck.model import Banlist
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def blob_name(path: str | Path) -> str | None:
     if st is None:
         return None
     raw = repr([CACHE_VERSION, RUNTIME, st, _stat_key(paths.database_file())])
-    return sha1_hex(raw.encode())[:20]
+    return name_hash(raw.encode())
 
 
 def seed_cache(path: Path, b: Banlist) -> None:
@@ -217,7 +217,7 @@ class ListStore:
 
     def _index_file(self) -> str:
         # str(_index_path()), what the warm path opens
-        h = sha1_hex("\0".join([RUNTIME, *self._dirs]).encode())[:12]
+        h = name_hash("\0".join([RUNTIME, *self._dirs]).encode())[:12]
         return paths.join(self._cache, f"lists-{h}{SUFFIX}")
 
     def _ro_folder(self) -> str | None:

@@ -12,7 +12,7 @@ from deckcheck.errors import DataError, InputError, did_you_mean
 from deckcheck.formats import catalog
 from deckcheck.formats.catalog import SUFFIX
 from deckcheck.formats.codec import format_from_dict
-from deckcheck.fsio import sha1_hex
+from deckcheck.fsio import name_hash
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -57,10 +57,10 @@ def _compiled_formats(extra_files: Sequence[str | Path]) -> dict[str, dict[str, 
     # stats: a cache goes stale only within its own set, so two installs sharing a home
     # (a venv and a pre-commit environment) or a run with --format-file do not remove each
     # other's cache and compile again at every alternate run.
-    group = sha1_hex(repr([catalog.RUNTIME, *files]).encode())[:8]
+    group = name_hash(repr([catalog.RUNTIME, *files]).encode())[:8]
     cache = paths.join(
         paths.cache_folder(),
-        f"formats-{group}-" + sha1_hex(repr(key).encode())[:12] + SUFFIX,
+        f"formats-{group}-" + name_hash(repr(key).encode())[:12] + SUFFIX,
     )
     merged = catalog._read_cache(cache)
     if not (isinstance(merged, dict) and merged.get("key") == key):
