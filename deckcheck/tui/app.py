@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import os
+import time
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -76,12 +77,16 @@ class EditorScreen(Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    #: seconds the search box waits after the last keystroke before it searches
+    #: a change of the search box this long after the previous one searches at once (once the
+    #: box is drawn); changes closer together (a burst: key repeat, a fast typist) wait until
+    #: the box has been still this long, then search once
     DEBOUNCE = 0.05
 
     def __init__(self) -> None:
         super().__init__()
         self._search_timer: Timer | None = None
+        self._search_soon = False  # a search queued for after the next refresh
+        self._last_typed = float("-inf")  # time.monotonic() of the box's last change
         self._card_timer: Timer | None = None
         self.results: list[Result] = []
         self.searches = 0  # searches shown (the benchmark and tests wait on it)
@@ -279,18 +284,42 @@ class EditorScreen(Screen[None]):
     def _typed(self, event: Input.Changed) -> None:
         if self._search_timer is not None:
             self._search_timer.stop()
-        self._search_timer = self.set_timer(self.DEBOUNCE, self.run_search)
+            self._search_timer = None
+        now = time.monotonic()
+        burst = now - self._last_typed < self.DEBOUNCE
+        self._last_typed = now
+        if burst:
+            self._search_timer = self.set_timer(self.DEBOUNCE, self._debounced)
+        elif not self._search_soon:
+            self._search_soon = True
+            self.call_after_refresh(self._soon)
+
+    @property
+    def search_pending(self) -> bool:
+        """A change of the search box has not been searched yet."""
+        return self._search_timer is not None or self._search_soon
+
+    def _debounced(self) -> None:
+        self._search_timer = None
+        self.run_search()
+
+    def _soon(self) -> None:
+        self._search_soon = False
+        if self._search_timer is None:  # else a burst began: its timer searches
+            self.run_search()
 
     def run_search(self) -> None:
-        self._search_timer = None
         text = self.query_one("#search", Input).value
         results, note = self.editor.searcher.search(text, self.editor.builder.checking)
         self.show_results(results, note)
 
     @on(Input.Submitted, "#search")
     def _submitted(self, event: Input.Submitted) -> None:
-        if self._search_timer is not None:  # enter before the debounce ran: search first
-            self._search_timer.stop()
+        if self.search_pending:  # enter before the search ran: search first
+            if self._search_timer is not None:
+                self._search_timer.stop()
+                self._search_timer = None
+            self._search_soon = False
             self.run_search()
         r = self.highlighted_result()
         if r is None:

@@ -42,7 +42,7 @@ async def search(app: Any, pilot: Any, text: str, typed: bool = False) -> None:
         box.insert_text_at_cursor(text)
     for _ in range(50):
         await pilot.pause(0.02)
-        if app.editor_screen.searches > before and not app.editor_screen._search_timer:
+        if app.editor_screen.searches > before and not app.editor_screen.search_pending:
             return
     raise AssertionError("the search was not shown")
 
@@ -93,6 +93,36 @@ def test_letters_type_into_the_search_box_and_results_follow(deck_file: Path) ->
         table = app.screen.query_one("#results", DataTable)
         assert str(table.get_row_at(0)[-1]) == "Limited"  # the status, in words
         assert "3 card(s)" in str(app.screen.query_one("#searchbox").border_subtitle)
+
+    drive(open_builder(deck_file), script)
+
+
+def test_a_change_after_a_pause_searches_at_once_a_burst_waits_for_the_box_to_be_still(
+    deck_file: Path,
+) -> None:
+    async def script(app: Any, pilot: Any) -> None:
+        screen = app.editor_screen
+        await pilot.press("slash")
+        await pilot.pause(2 * screen.DEBOUNCE)
+        box = app.screen.query_one("#search", Input)
+        before = screen.searches
+        box.insert_text_at_cursor("pot of")  # after a pause: no debounce timer
+        await pilot.pause(0)
+        assert screen._search_timer is None
+        for _ in range(50):
+            if screen.searches > before and not screen.search_pending:
+                break
+            await pilot.pause(0.005)
+        assert screen.searches == before + 1
+        assert screen.results[0].name == "Pot of Greed"
+        # a burst: each change within DEBOUNCE of the last one; one search, of the last text
+        box.value = ""
+        box.insert_text_at_cursor("ultimate")
+        box.insert_text_at_cursor(" dragon")
+        await pilot.pause(0)
+        assert screen._search_timer is not None
+        await search(app, pilot, "")
+        assert "Blue-Eyes Ultimate Dragon" in [r.name for r in screen.results]
 
     drive(open_builder(deck_file), script)
 
