@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckcheck.errors import DataError
-from deckcheck.model import TYPE_LINK, TYPE_XYZ
+from deckcheck.model import TYPE_LINK, TYPE_XYZ, scope_names
 
 LANG_ORDER = [
     "en",
@@ -159,7 +159,7 @@ def card_info(db: Any, res: Any, ref: str, lang: str | None) -> tuple[Any, dict[
         "alternates": db.alternates(canonical),
         "kind": c.kind,
         "subtypes": c.subtypes,
-        "scopes": c.scopes.names(),
+        "scopes": scope_names(c.scopes),
         "names": ordered,
         "lists": statuses,
         "matched": match_json(res.candidates[0]) if res.candidates else None,

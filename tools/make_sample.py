@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from deckcheck.carddb._common import EDOPRO_SCOPE_MASK, alias_kind  # noqa: E402
-from deckcheck.model import Scope, kind_of  # noqa: E402
+from deckcheck.model import kind_of, scope_names  # noqa: E402
 
 SAMPLE_LANGS = {"ja": "ja-JP", "ko": "ko-KR", "zh-CN": "zh-CN", "zh-TW": "zh-TW"}
 _ID = re.compile(r"^\s*(\d+)")
@@ -74,7 +74,7 @@ def build(data: Path, ids: list[int]) -> str:
             missing.append(cid)
             continue
         ot, alias, typ, level, atk, df, race, attr, name = row
-        scopes = Scope(ot & EDOPRO_SCOPE_MASK).names()
+        scopes = scope_names(ot & EDOPRO_SCOPE_MASK)
         dates = dict(
             main.execute(
                 "SELECT region, first_date FROM release_dates WHERE id = ? "

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 
 from deckcheck import paths
-from deckcheck.model import Scope, kind_of
+from deckcheck.model import ALL_SCOPES, Scope, kind_of
 
 SCHEMA_VERSION = 3  # 2: cards.list_key/name_key stored, names.norm dropped; 3: cards.setcode
 
@@ -37,10 +37,7 @@ ARTWORK_DISTANCE = {"edopro": 10, "ygopro": 20}
 DIALECTS = ("edopro", "ygopro")
 
 # EDOPro's scope bits are deckcheck's Scope bits; anything else (0x1000 "hidden") is dropped.
-_KNOWN_SCOPES = 0
-for _s in Scope:
-    _KNOWN_SCOPES |= int(_s)
-EDOPRO_SCOPE_MASK = _KNOWN_SCOPES & ~int(Scope.SIMPLIFIED_CHINESE)
+EDOPRO_SCOPE_MASK = ALL_SCOPES & ~Scope.SIMPLIFIED_CHINESE
 
 
 def lang_code(text: str) -> str | None:
@@ -71,9 +68,9 @@ def scopes_from_ot(ot: int, dialect: str) -> int:
     if dialect == "ygopro":
         out = ot & 0x3
         if ot & 0x4:
-            out |= int(Scope.CUSTOM)
+            out |= Scope.CUSTOM
         if ot & 0x8:
-            out |= int(Scope.SIMPLIFIED_CHINESE)
+            out |= Scope.SIMPLIFIED_CHINESE
         return out
     return ot & EDOPRO_SCOPE_MASK
 

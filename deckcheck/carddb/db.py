@@ -48,7 +48,7 @@ _REGION_ALIASES = {
     "duel-links": "duellinks",
     "duel_links": "duellinks",
 }
-_OCG_TCG = int(Scope.OCG | Scope.TCG)
+_OCG_TCG = Scope.OCG | Scope.TCG
 _PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
 #: ids per query of ``CardDB.get_many`` (below SQLite's oldest limit of 999 parameters)
 _MANY = 900
@@ -226,7 +226,7 @@ class CardDB:
             canonical=canon,
             alias_kind=akind,
             type_bits=typ,
-            scopes=Scope(scopes),
+            scopes=scopes,
             level=level,
             atk=atk,
             defense=df,
@@ -275,9 +275,7 @@ class CardDB:
         tcg = card.tcg_date or (rel["tcg"][0] if "tcg" in rel else None)
         scopes = int(card.scopes)
         if scopes & _OCG_TCG:
-            scopes |= (int(Scope.OCG) if "ocg" in rel else 0) | (
-                int(Scope.TCG) if "tcg" in rel else 0
-            )
+            scopes |= (Scope.OCG if "ocg" in rel else 0) | (Scope.TCG if "tcg" in rel else 0)
         md = rel["masterduel"][0] if "masterduel" in rel else None
         dl = rel["duellinks"][0] if "duellinks" in rel else None
         in_game = self._games.get(card.id, {})
@@ -295,7 +293,7 @@ class CardDB:
         return card.replace(
             ocg_date=ocg,
             tcg_date=tcg,
-            scopes=Scope(scopes),
+            scopes=scopes,
             md_date=md,
             dl_date=dl,
             in_md=in_md,

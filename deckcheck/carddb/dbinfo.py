@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from deckcheck.carddb import _common
-from deckcheck.model import Scope
+from deckcheck.model import SCOPES
 
 
 def info(db: Any) -> dict[str, Any]:  # a carddb.db.CardDB (not imported: no cycle)
@@ -14,10 +14,10 @@ def info(db: Any) -> dict[str, Any]:  # a carddb.db.CardDB (not imported: no cyc
     q = db._query
     by_kind = dict(q("SELECT kind, count(*) FROM cards GROUP BY kind ORDER BY kind", ()))
     by_scope: dict[str, int] = {}
-    for scope in Scope:
-        n = q("SELECT count(*) FROM cards WHERE scopes & ? != 0", (int(scope),)).fetchone()[0]
+    for name, bit in SCOPES.items():
+        n = q("SELECT count(*) FROM cards WHERE scopes & ? != 0", (bit,)).fetchone()[0]
         if n:
-            by_scope[str(scope.name).lower()] = n
+            by_scope[name] = n
     names: dict[str, dict[str, int]] = {}
     for lang, kind, rows, cards in q(
         "SELECT lang, kind, count(*), count(DISTINCT card_id) FROM names GROUP BY lang, kind",

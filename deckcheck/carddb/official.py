@@ -41,8 +41,8 @@ def _name_key(text: str) -> str:
 #: Import order of the kinds (names need the cards; nothing needs the releases).
 KINDS = ("yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson", "edopro-strings")
 _EXAMPLES = 5
-_PRERELEASE = int(Scope.PRERELEASE)
-_RUSH = int(Scope.RUSH)
+_PRERELEASE = Scope.PRERELEASE
+_RUSH = Scope.RUSH
 # EDOPro prerelease passcodes live here (README 1.1: 100xxxxxx / 101xxxxxx).
 _PRERELEASE_IDS = (100_000_000, 101_999_999)
 

@@ -15,7 +15,7 @@ from deckcheck.carddb import _common as common
 from deckcheck.carddb.db import CardDB, connect_ro
 from deckcheck.dates import to_iso
 from deckcheck.errors import DataError
-from deckcheck.model import Scope
+from deckcheck.model import scope_bits
 
 
 def sample_path() -> Path:
@@ -76,7 +76,7 @@ def build(conn: sqlite3.Connection, raw: bytes, digest: str, src: Path) -> None:
                     common.alias_kind(cid, alias, dialect),
                     typ,
                     common.card_kind(typ),
-                    int(Scope.from_names(c.get("scopes", []))),
+                    scope_bits(c.get("scopes", [])),
                     int(c.get("level", 0)),
                     int(c.get("atk", 0)),
                     int(c.get("def", 0)),

@@ -110,8 +110,10 @@ def search(
 
 def _scope_word(db: Any, card_id: int) -> str:
     """What tells cards of one name apart in a table: rush, ocg/tcg, anime …"""
+    from deckcheck.model import scope_names
+
     c = db.get(card_id)
-    return ",".join(c.scopes.names()) if c is not None else ""
+    return ",".join(scope_names(c.scopes)) if c is not None else ""
 
 
 def _query_search(

@@ -163,10 +163,10 @@ class FormatFile(FormatBody):
     @field_validator("pool")
     @classmethod
     def _pool(cls, v: list[str] | None) -> list[str] | None:
-        from deckcheck.model import Scope
+        from deckcheck.model import SCOPES
 
         for s in v or ():
-            if s.upper() not in Scope.__members__:
-                known = ", ".join(m.lower() for m in Scope.__members__)
+            if s.lower() not in SCOPES:
+                known = ", ".join(SCOPES)
                 raise ValueError(f"unknown scope {s!r} (known: {known})")
         return v

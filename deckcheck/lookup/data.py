@@ -63,7 +63,7 @@ class IndexData(TypedDict):
 
 
 def is_official(card: Any) -> bool:
-    scopes = Scope(int(card.scopes))
+    scopes = card.scopes
     return bool(scopes & (Scope.OCG | Scope.TCG)) and not scopes & UNOFFICIAL
 
 

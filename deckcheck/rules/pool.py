@@ -33,7 +33,19 @@ from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Card, Finding, Format, Record, Scope, Severity, field, record
+from deckcheck.model import (
+    SCOPES,
+    Banlist,
+    Card,
+    Finding,
+    Format,
+    Record,
+    Scope,
+    Severity,
+    field,
+    record,
+    scope_names,
+)
 from deckcheck.rules._base import Context, Counted, Tally
 
 NAME = "pool"
@@ -41,8 +53,6 @@ NAME = "pool"
 OFFICIAL = Scope.OCG | Scope.TCG | Scope.RUSH | Scope.SPEED
 REGIONS = {"ocg": Scope.OCG, "tcg": Scope.TCG}
 REGION_BITS = Scope.OCG | Scope.TCG
-_OFFICIAL, _PRERELEASE, _REGION = int(OFFICIAL), int(Scope.PRERELEASE), int(REGION_BITS)
-_VIDEO_GAME = int(Scope.VIDEO_GAME)
 _UNOFFICIAL_WHAT = [
     (Scope.PRERELEASE, "a prerelease card"),
     (Scope.ANIME, "an anime card"),
@@ -54,8 +64,8 @@ _UNOFFICIAL_WHAT = [
 
 def unofficial(card: Card) -> str | None:
     """Why a card is unofficial, or None."""
-    scopes = int(card.scopes)
-    if scopes & _PRERELEASE or not scopes & _OFFICIAL:
+    scopes = card.scopes
+    if scopes & Scope.PRERELEASE or not scopes & OFFICIAL:
         for bit, what in _UNOFFICIAL_WHAT:
             if scopes & bit:
                 return what
@@ -142,11 +152,11 @@ def _judged() -> tuple[set[int], dict[int, tuple[Judged, ...]]]:
 
 
 def _pool_bits(pool: AbstractSet[str]) -> tuple[int, int]:
-    """(scope bits of the pool, its OCG/TCG bits) as plain ints (IntFlag operators are slow)."""
-    scopes = Scope(0)
+    """(scope bits of the pool, its OCG/TCG bits); a name that is no scope adds none."""
+    scopes = 0
     for name in pool:
-        scopes |= Scope.__members__.get(name.upper(), Scope(0))
-    return int(scopes), int(scopes & REGION_BITS)
+        scopes |= SCOPES.get(name.lower(), 0)
+    return scopes, scopes & REGION_BITS
 
 
 def _judge(ctx: Context, card: Card, passcode: int, bits: tuple[int, int]) -> Iterator[Judged]:
@@ -188,7 +198,6 @@ _UNDATED = {
     "duel-links": "it may have come to the game earlier by a reward or an event, which the "
     "data does not date",
 }
-_RUSH = int(Scope.RUSH)
 #: how a message names a card universe
 UNIVERSE_NAMES = {"ocg-tcg": "OCG/TCG", "rush": "Rush Duel"}
 
@@ -222,10 +231,10 @@ def universe_of(card: Card) -> frozenset[str]:
     """The card universe of an official card: ``rush`` (Rush Duel cards, Legends included),
     ``ocg-tcg`` (every other card: OCG, TCG, Speed Duel); both for a card that has both the
     Rush and an OCG/TCG scope (no real card does)."""
-    scopes = int(card.scopes)
-    if not scopes & _RUSH:
+    scopes = card.scopes
+    if not scopes & Scope.RUSH:
         return _ONLY_OCG_TCG
-    return _BOTH if scopes & _REGION else _ONLY_RUSH
+    return _BOTH if scopes & REGION_BITS else _ONLY_RUSH
 
 
 def judge(
@@ -245,17 +254,21 @@ def judge(
     out: list[Judged] = []
     label = f"{card.name} ({passcode})"
     pool_bits, region_bits = bits if bits is not None else _pool_bits(fmt.pool)
-    scopes = int(card.scopes)  # plain ints: IntFlag operators are slow
+    scopes = card.scopes
     whitelist = bl is not None and bl.mode == "whitelist"
     if whitelist and card.id in bl.limits:  # type: ignore[union-attr]
         # A whitelist naming this very passcode admits it whatever its scope: the GOAT
         # list's "(GOAT)" entries carry EDOPro's "illegal" scope, and they are the point.
-        scopes |= _OFFICIAL | pool_bits
+        scopes |= OFFICIAL | pool_bits
     elif (why := unofficial(card)) is not None:
-        if not (scopes & _VIDEO_GAME and not scopes & _PRERELEASE and _own_card(card, fmt, game)):
+        if not (
+            scopes & Scope.VIDEO_GAME
+            and not scopes & Scope.PRERELEASE
+            and _own_card(card, fmt, game)
+        ):
             return [("DC503", f"{label}: {why}, not legal in {fmt.name}", None)]
         # a card of the video game itself (Duel Links' own cards), which the game puts in
-        scopes |= _OFFICIAL | pool_bits
+        scopes |= OFFICIAL | pool_bits
     kind = card.kind
     universe = universe_of(card)
     if kind != "skill" and universe.isdisjoint(fmt.universe):
@@ -280,8 +293,8 @@ def judge(
         return out  # skill cards sit outside the scope pool; DC303 says where they are allowed
     if pool_bits and not scopes & pool_bits:
         want = "/".join(s.upper() for s in sorted(fmt.pool))
-        if region_bits and scopes & _REGION:
-            have = "/".join(n.upper() for n in card.scopes.names() if n in REGIONS)
+        if region_bits and scopes & REGION_BITS:
+            have = "/".join(n.upper() for n in scope_names(card.scopes) if n in REGIONS)
             out.append(("DC501", f"{label}: released only in {have}, not in {want}", None))
         else:
             out.append(

@@ -14,8 +14,8 @@ from deckcheck.model import (
     TYPE_PENDULUM,
     TYPE_XYZ,
     Card,
-    Scope,
     kind_of,
+    scope_names,
 )
 from deckcheck.records import Record, record
 from deckcheck.search.query import ATTRIBUTES, RACES, And, Node, Not, Or, QueryError, Term, compare
@@ -64,7 +64,7 @@ class Row(Record):
             canonical=self.id,
             alias_kind="none",
             type_bits=self.type_bits,
-            scopes=Scope(self.scopes),
+            scopes=self.scopes,
             level=self.level,
             atk=self.atk,
             defense=self.defense,
@@ -96,7 +96,7 @@ class Row(Record):
         return str(self.stars)
 
     def scope_text(self) -> str:
-        return ",".join(Scope(self.scopes).names())
+        return ",".join(scope_names(self.scopes))
 
     def atk_text(self) -> str:
         return ("?" if self.atk < 0 else str(self.atk)) if self.is_monster else ""

@@ -16,7 +16,7 @@ from deckcheck import paths
 from deckcheck.carddb import importer, open_db
 from deckcheck.carddb._common import EDOPRO_SCOPE_MASK
 from deckcheck.cli import main
-from deckcheck.model import Scope, kind_of
+from deckcheck.model import Scope, kind_of, scope_bits
 
 pytestmark = pytest.mark.realdata
 
@@ -79,7 +79,7 @@ def test_tokens_and_skills_classified(real_db_path: Path, cdb: sqlite3.Connectio
     assert info["by_kind"]["skill"] == skills > 0
     assert db.get(946).kind == "token"  # type: ignore[union-attr]
     skill = db.get(300101001)
-    assert skill is not None and skill.kind == "skill" and Scope.SPEED in skill.scopes
+    assert skill is not None and skill.kind == "skill" and skill.scopes & Scope.SPEED
 
 
 def test_scopes_and_counts_match_the_cdb(real_db_path: Path, cdb: sqlite3.Connection) -> None:
@@ -91,7 +91,7 @@ def test_scopes_and_counts_match_the_cdb(real_db_path: Path, cdb: sqlite3.Connec
         for (cid,) in some:
             assert int(db.get(cid).scopes) == ot & EDOPRO_SCOPE_MASK  # type: ignore[union-attr]
     rush_legend = db.get(160001000)
-    assert rush_legend is not None and Scope.LEGEND in rush_legend.scopes
+    assert rush_legend is not None and rush_legend.scopes & Scope.LEGEND
 
 
 def test_japanese_and_chinese_names(real_db_path: Path, shared_data: Path) -> None:
@@ -208,7 +208,7 @@ def test_every_sample_entry_matches_the_shared_data(
         assert (c["name"], c.get("alias", 0), c["type"]) == (name, alias, typ), c["id"]
         assert (c["level"], c["atk"], c["def"]) == (level, atk, df), c["id"]
         assert c["kind"] == kind_of(typ)
-        assert Scope.from_names(c["scopes"]) == Scope(ot & EDOPRO_SCOPE_MASK), c["id"]
+        assert scope_bits(c["scopes"]) == ot & EDOPRO_SCOPE_MASK, c["id"]
         for lang, conn in locales.items():
             got = conn.execute("SELECT name FROM texts WHERE id = ?", (c["id"],)).fetchone()
             assert c.get("names", {}).get(lang) == (got[0] if got else None), (c["id"], lang)

@@ -21,6 +21,7 @@ from deckcheck.model import (
     Group,
     Scope,
     SizeRange,
+    scope_bits,
 )
 from deckcheck.rules import RULES
 from deckcheck.validate import Target, validate_deck
@@ -39,7 +40,7 @@ def load_cards() -> dict[int, Card]:
             canonical=c.get("canonical", c["id"]),
             alias_kind=c.get("alias_kind", "none"),
             type_bits=c["type"],
-            scopes=Scope.from_names(c["scopes"]),
+            scopes=scope_bits(c["scopes"]),
             ocg_date=c.get("ocg_date"),
             tcg_date=c.get("tcg_date"),
         )
