@@ -6,8 +6,9 @@ Public API::
 
 ``engine`` is a ``deckcheck.engine.Engine`` (one per run: its card source, and what checking
 has learnt so far, ``Learnt``); ``target`` a ``Target`` (``Engine.target`` builds one).
-A pure function given the engine: it opens no file and fetches nothing. Every rule in
-``deckcheck.rules.RULES`` runs; checking never stops at the first problem.
+A pure function given the engine: it opens no file and fetches nothing. Every rule family of
+``deckcheck.rules.NAMES`` runs (those of ``rules.NEEDED`` when the deck's context has what
+they need); checking never stops at the first problem.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from deckcheck.codes import REGISTRY, finding
 from deckcheck.decks.header import created_by
 from deckcheck.model import SECTIONS, Banlist, Card, Deck, Finding, Format, Record, record
 from deckcheck.report import DeckReport
-from deckcheck.rules import RULES
+from deckcheck.rules import NAMES, NEEDED, module
 from deckcheck.rules._base import (
     HAS_SKILL,
     HAS_TOKEN,
@@ -131,8 +132,12 @@ class Learnt:
         self.ordinary: set[int] = set()  # passcodes of neither ``aliased`` nor ``special``
         self.epoch = 0
         self.memos: dict[str, Memo] = {}  # a rule's memo by its name (``Context.memo``)
-        #: (name, module, codes it owns) per rule of ``rules.RULES`` when the engine is made
-        self.rules = [(n, m, REGISTRY.owned_by(n)) for n, m in RULES.items()]
+        #: [name, its ``check`` (None until a deck needs the family: ``rules.NEEDED``), when
+        #: it is needed (None: always), the codes it owns] per family of ``rules.NAMES``
+        self.rules: list[list[Any]] = [
+            [n, None if n in NEEDED else module(n).check, NEEDED.get(n), REGISTRY.owned_by(n)]
+            for n in NAMES
+        ]
         self._at: list[tuple[Format, dt.date, Format]] = []
 
     def format_at(self, fmt: Format, date: dt.date) -> Format:
@@ -379,8 +384,14 @@ def _check(
         ctx.newest = target.newest
     comp = _tally(ctx, engine.cards, names, learnt)
     findings = list(deck.findings)
-    for name, module, owned in learnt.rules:
-        for f in module.check(ctx):
+    for rule in learnt.rules:
+        name, check, needed, owned = rule
+        if needed is not None:
+            if not needed(ctx):
+                continue  # the family can find nothing here (its module returns at once)
+            if check is None:
+                check = rule[1] = module(name).check
+        for f in check(ctx):
             if f.code not in owned:  # a bug in a rule: refuse it rather than report it
                 raise REGISTRY.not_owned(name, f.code)
             findings.append(f)

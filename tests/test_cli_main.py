@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from deckcheck import cli
+from deckcheck.rules import NEEDED
 from tests.builders import run_process
 
 
@@ -86,6 +87,11 @@ def test_one_deck_validate_imports_no_pathlib(
     assert "deckcheck.carddb.db" in modules and "sqlite3" in modules  # the real database
     assert "yaml" not in modules  # warm: the compiled caches were read
     assert not set(_NOT_ON_VALIDATE) & modules
+    # the rule families an Advanced format never needs are not imported (rules.NEEDED) ...
+    assert not {f"deckcheck.rules.{n}" for n in NEEDED} & modules
+    # ... and are where a format needs them (Genesys: points and banned types)
+    code, _, modules = _imported_by("validate", "--format", "genesys", *args[1:])
+    assert {"deckcheck.rules.points", "deckcheck.rules.types"} <= modules
     # The probe sees pathlib where a run needs it (a format file named on the command line):
     # the check above can fail.
     fmt = isolated_home / "mine.yaml"

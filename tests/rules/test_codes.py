@@ -14,7 +14,7 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 
-from deckcheck import codes, decks, model
+from deckcheck import codes, decks, model, validate
 from deckcheck.codes import CODES, Code, CodeError, CodeNotOwned, Registry, UnknownCode, finding
 from deckcheck.decks.cli_support import check_ids
 from deckcheck.decks.resolve import resolve_deck
@@ -208,21 +208,30 @@ def _rule(*found: str) -> ModuleType:
     return module
 
 
+def _with_rule(monkeypatch: pytest.MonkeyPatch, name: str, fake: ModuleType) -> None:
+    """The engines made now run ``fake`` as rule family ``name`` (added after the others
+    when it is not one)."""
+    real = validate.module
+    monkeypatch.setattr(validate, "module", lambda n: fake if n == name else real(n))
+    if name not in validate.NAMES:
+        monkeypatch.setattr(validate, "NAMES", (*validate.NAMES, name))
+
+
 def test_the_engine_refuses_a_code_the_rule_does_not_own(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(RULES, "sizes", _rule("DC201", "DC401"))
+    _with_rule(monkeypatch, "sizes", _rule("DC201", "DC401"))
     refused = r"'sizes' emitted DC401, but it belongs to rules.copies"
     with pytest.raises(CodeNotOwned, match=refused):
         validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
 
 
 def test_the_engine_refuses_a_rule_that_owns_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(RULES, "rogue", _rule("DC101"))
+    _with_rule(monkeypatch, "rogue", _rule("DC101"))
     with pytest.raises(CodeNotOwned, match="'rogue' emitted DC101"):
         validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
 
 
 def test_the_engine_accepts_the_codes_a_rule_owns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(RULES, "sizes", _rule("DC202"))
+    _with_rule(monkeypatch, "sizes", _rule("DC202"))
     report = validate_deck(Engine({}), Deck(source="x.ydk"), Target(FMT, None, DATE))
     assert [f.code for f in report.findings] == ["DC202"]
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from deckcheck import validate
 from deckcheck.codes import CODES, finding, owned_by
 from deckcheck.engine import Engine
 from deckcheck.model import (
@@ -23,7 +24,7 @@ from deckcheck.model import (
     SizeRange,
     scope_bits,
 )
-from deckcheck.rules import RULES
+from deckcheck.rules import NEEDED, RULES
 from deckcheck.validate import Target, validate_deck
 
 CASES_DIR = Path(__file__).parent.parent / "fixtures" / "rules"
@@ -137,15 +138,19 @@ def cases() -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("case", cases())
-def test_rule_case(case: dict[str, Any]) -> None:
+def case_target(case: dict[str, Any]) -> tuple[Deck, Target]:
     fmt = make_format(case.get("format") or {})
     date = case.get("date", dt.date(2026, 6, 1))
     deck = make_deck(case, fmt.at(date))
     banlist = make_list(case.get("list"))
     # ``newest: true``: the case's list is the newest installed one of its family (DC602)
     newest = banlist if case.get("newest") else None
-    target = Target(fmt, banlist, date, case.get("points_cap"), newest=newest)
+    return deck, Target(fmt, banlist, date, case.get("points_cap"), newest=newest)
+
+
+@pytest.mark.parametrize("case", cases())
+def test_rule_case(case: dict[str, Any]) -> None:
+    deck, target = case_target(case)
     report = validate_deck(Engine(CARDS), deck, target)
     got = sorted(f.code for f in report.findings)
     assert got == sorted(case["expect"]), [f.message for f in report.findings]
@@ -154,6 +159,33 @@ def test_rule_case(case: dict[str, Any]) -> None:
     for text in case.get("messages", ()):
         messages = [f.message for f in report.findings]
         assert any(text in m for m in messages), (text, messages)
+
+
+@pytest.mark.parametrize("case", cases())
+def test_a_family_skipped_by_its_needed_test_would_have_found_nothing(
+    case: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``rules.NEEDED`` only spares work: every family run on every deck (the plain path)
+    gives the same report."""
+    deck, target = case_target(case)
+    gated = validate_deck(Engine(CARDS), deck, target)
+    monkeypatch.setattr(validate, "NEEDED", {})
+    engine = Engine(CARDS)
+    assert all(check is not None for _n, check, _w, _o in engine.learnt.rules)
+    assert validate_deck(engine, deck, target) == gated
+
+
+def test_the_families_a_format_does_not_need_are_not_run() -> None:
+    engine = Engine(CARDS)
+    deck = make_deck({"deck": {}}, BASE)
+    validate_deck(engine, deck, Target(BASE, make_list({}), dt.date(2026, 6, 1)))
+    skipped = {n for n, check, _w, _o in engine.learnt.rules if check is None}
+    assert skipped == set(NEEDED) == {"skills", "groups", "points", "legend", "types"}
+    genesys = make_format({"points_cap": 100, "banned_types": ["link"]})
+    points = make_list({"points": {1000: 1}})
+    validate_deck(engine, deck, Target(genesys, points, dt.date(2026, 6, 1)))
+    skipped = {n for n, check, _w, _o in engine.learnt.rules if check is None}
+    assert skipped == {"skills", "groups", "legend"}
 
 
 def test_every_rule_module_has_a_case_file_and_every_code_a_case() -> None:
