@@ -11,7 +11,7 @@ and its peer (the commands take turns, so a load spike hits both), and the goal 
   file) with the same interpreter; ``pathlib_ratio``: the one-deck run with ``pathlib``
   imported first against the plain one (what ``deckcheck.paths``' string folders save).
   deckcheck is started as its console script does
-  (``from deckcheck.cli import entry; entry()``), the peer as a script file.
+  (``from deckcheck.console import main; main()``), the peer as a script file.
 * P2: per-deck cost = wall(5,130 decks) - wall(513 decks) of ``validate --output json
   --jobs 1`` against the same difference for ``../shared/tools/refcheck.py`` (run as it is:
   cards.cdb, the 2026.05 TCG list, region tcg, the folder) on the same decks: copies of the
@@ -54,8 +54,8 @@ DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
 #: deckcheck as its console script starts it (the peer is a script file too, no runpy).
 #: ``-P``: no working folder on sys.path, as for a console script; without it, run from
 #: another checkout, ``python -c`` would import that checkout's deckcheck, not this one's.
-DECKCHECK = ["-P", "-c", "from deckcheck.cli import entry; entry()"]
-PATHLIB = ["-P", "-c", "import pathlib; from deckcheck.cli import entry; entry()"]
+DECKCHECK = ["-P", "-c", "from deckcheck.console import main; main()"]
+PATHLIB = ["-P", "-c", "import pathlib; from deckcheck.console import main; main()"]
 
 
 def env_for(home: Path) -> dict[str, str]:

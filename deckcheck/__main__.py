@@ -1,5 +1,5 @@
-"""Entry point for ``python -m deckcheck``."""
+"""Entry point for ``python -m deckcheck``: what the console script runs."""
 
-from deckcheck.cli import entry
+from deckcheck.console import main
 
-entry()
+main()

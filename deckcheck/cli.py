@@ -220,8 +220,10 @@ def os_error_text(exc: OSError) -> str:
 
 
 def entry() -> NoReturn:
-    """The console script and ``python -m deckcheck``: ``main`` with the cyclic garbage
-    collector held off during start-up (``deckcheck.startup``), then the exit code."""
+    """``main`` with the cyclic garbage collector held off during start-up
+    (``deckcheck.startup``), then the exit code: what the console script runs
+    (``deckcheck.console.main``, which holds the collector from before this module and click
+    are imported)."""
     startup.hold()
     code = main()
     startup.finish()

@@ -147,9 +147,9 @@ _GC_PROBE = (
     "batch.plan, batch.execute, click.Command.invoke = (\n"
     "    spy_init, spy_run, spy_invoke)\n"
     "atexit.register(lambda: print(json.dumps(seen), file=sys.stderr))\n"
-    "from deckcheck.cli import entry\n"
+    "from deckcheck.console import main\n"
     "sys.argv = ['deckcheck', *sys.argv[1:]]\n"
-    "entry()\n"
+    "main()\n"
 )
 
 
@@ -179,6 +179,37 @@ def test_card_query_runs_with_collection_held() -> None:
     assert seen == {"command": False}
 
 
+def test_the_console_script_holds_the_collector_before_click_is_imported() -> None:
+    from importlib.metadata import entry_points
+
+    # what pip writes as the `deckcheck` script, and `python -m deckcheck`, run console.main
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "deckcheck"]
+    assert script.value == "deckcheck.console:main"
+    main = (Path(cli.__file__).parent / "__main__.py").read_text(encoding="utf-8")
+    assert "from deckcheck.console import main" in main
+    # console.main: the collector is off when click is first imported (its import is most of
+    # start-up's collections); with DECKCHECK_PLAIN_START=1 it is left on
+    probe = (
+        "import gc, sys\n"
+        "class Spy:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'click':\n"
+        "            print('CLICK-IMPORTED-WITH-GC', gc.isenabled(), file=sys.stderr)\n"
+        "sys.meta_path.insert(0, Spy())\n"
+        "from deckcheck.console import main\n"
+        "sys.argv = ['deckcheck', '--version']\n"
+        "main()\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
+    held = run_process([sys.executable, "-c", probe], timeout=120, env=env)
+    plain = run_process(
+        [sys.executable, "-c", probe], timeout=120, env={**env, "DECKCHECK_PLAIN_START": "1"}
+    )
+    assert held.returncode == plain.returncode == 0 and held.stdout == plain.stdout
+    assert "CLICK-IMPORTED-WITH-GC False" in held.stderr
+    assert "CLICK-IMPORTED-WITH-GC True" in plain.stderr
+
+
 def test_main_in_process_leaves_the_collector_as_it_was() -> None:
     import gc
 
@@ -190,7 +221,7 @@ def test_main_in_process_leaves_the_collector_as_it_was() -> None:
 
 # DECKCHECK_PLAIN_START=1: the console script leaves the collector alone (the plain path of
 # deckcheck.startup): every command gives the same output and exit code as with the hold.
-_CONSOLE = "from deckcheck.cli import entry; import sys; sys.argv[0] = 'deckcheck'; entry()"
+_CONSOLE = "from deckcheck.console import main; import sys; sys.argv[0] = 'deckcheck'; main()"
 
 
 def _console(*args: str, plain: bool) -> subprocess.CompletedProcess[str]:
