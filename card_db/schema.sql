@@ -167,3 +167,5 @@ CREATE TABLE IF NOT EXISTS game_cards (
     present  INTEGER NOT NULL,         -- 1: the source puts the card in the game; 0: it does not
     PRIMARY KEY (card_id, game, source)
 ) WITHOUT ROWID;
+-- which games have rows at all (every command asks: CardDB.games), without a scan of them
+CREATE INDEX IF NOT EXISTS game_cards_game ON game_cards (game);

@@ -32,6 +32,10 @@ _LANG_ALIASES = {
     "sp": "es",
 }
 
+#: the video games of ``game_cards``, as stored (the release regions of the same games in
+#: ``releases``; ``deckcheck.carddb.games`` writes them)
+GAMES: tuple[str, ...] = ("masterduel", "duellinks")
+
 #: Largest |id − alias| that makes an alias an alternate artwork, per dialect (exclusive).
 ARTWORK_DISTANCE = {"edopro": 10, "ygopro": 20}
 DIALECTS = ("edopro", "ygopro")

@@ -7,6 +7,7 @@ import datetime as dt
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from deckcheck import sqlite as dc_sqlite
@@ -129,19 +130,21 @@ class CardDB:
         self.has_releases = self._official and bool(
             conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
         )
-        #: the video games the official card data says which cards are in (carddb.games)
-        self.games: frozenset[str] = frozenset(
-            r[0]
-            for r in (
-                conn.execute("SELECT DISTINCT game FROM game_cards").fetchall()
-                if self._official and "game_cards" in tables
-                else ()
-            )
-        )
+        self._game_table = self._official and "game_cards" in tables
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
             st = os.stat(path)
             self.fingerprint = f"{st.st_mtime_ns:x}-{st.st_size:x}"
+
+    @cached_property
+    def games(self) -> frozenset[str]:
+        """The video games the official card data says which cards are in (carddb.games):
+        one indexed lookup per game (``SELECT DISTINCT game`` read every row of the table,
+        tens of thousands, on every command)."""
+        if not self._game_table:
+            return frozenset()
+        sql = "SELECT 1 FROM game_cards WHERE game = ? LIMIT 1"
+        return frozenset(g for g in _common.GAMES if self._query(sql, (g,)).fetchone())
 
     # ------------------------------------------------------------------ cards
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-#: the games, as stored (the release regions of the same games in ``releases``)
-GAMES: tuple[str, ...] = ("masterduel", "duellinks")
+from deckcheck.carddb._common import GAMES
+
 #: sources of the table, in the order ``db info`` lists them
 SOURCES: tuple[str, ...] = ("yaml-yugi", "ygojson", "ygojson-sets")
 

@@ -381,6 +381,30 @@ def test_real_ygojson_coverage_matches_readme(official_import: tuple[Path, Any])
 
 
 @REAL
+def test_real_games_are_known_without_reading_every_game_row(
+    official_import: tuple[Path, Any],
+) -> None:
+    conn = _db(official_import)
+    rows = conn.execute("SELECT count(*) FROM game_cards").fetchone()[0]
+    assert rows > 10_000  # the real table: what `SELECT DISTINCT game` read on every command
+    db = open_db(official_import[0] / "cards.sqlite3")
+    steps = [0]
+
+    def step() -> int:
+        steps[0] += 1
+        return 0  # go on
+
+    db._conn.set_progress_handler(step, 100)  # called every 100 SQLite VM instructions
+    assert db.games == {"masterduel", "duellinks"}
+    assert steps[0] < 5, steps  # two index lookups; a scan of the rows takes thousands
+    db._conn.set_progress_handler(None, 0)
+    # the handler counts a scan: the check above can fail
+    conn.set_progress_handler(step, 100)
+    conn.execute("SELECT DISTINCT game FROM game_cards").fetchall()
+    assert steps[0] > rows // 100
+
+
+@REAL
 def test_real_release_dates_agree_with_the_staged_build(
     official_import: tuple[Path, Any], shared_data: Path
 ) -> None:
