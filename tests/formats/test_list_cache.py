@@ -138,3 +138,72 @@ def test_each_python_keeps_its_own_caches(isolated_home: Path, tmp_path: Path, m
     assert load_formats() == fmts
     assert _store(tmp_path).in_force("tcg", dt.date(2025, 2, 1)) == first
     assert len(list(cache.rglob("*.marshal"))) == 4
+
+
+def _two_families(tmp_path: Path) -> tuple[Path, Path]:
+    tcg = write_list(tmp_path / "lists", "tcg", "2025-01-01")
+    write_list(tmp_path / "lists", "tcg", "2025-04-01", body="entries: []\n")
+    ocg = write_list(tmp_path / "lists", "ocg", "2025-02-01")
+    _store(tmp_path).families()  # the whole index compiled and cached
+    return tcg, ocg
+
+
+def _touch(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+
+
+def test_a_question_about_one_family_reads_only_its_folder(tmp_path: Path, monkeypatch) -> None:
+    _two_families(tmp_path)
+    scanned: list[str] = []
+    real = os.scandir
+
+    def spy(path: str = ".") -> object:
+        scanned.append(os.path.basename(os.fspath(path)))
+        return real(path)
+
+    monkeypatch.setattr(catalog.os, "scandir", spy)
+    store = _store(tmp_path)
+    got = store.in_force("tcg", dt.date(2025, 5, 1))
+    assert got is not None and got.name == "2025-04-01 TCG"
+    assert store.first_after("tcg", dt.date(2025, 2, 1)) == got
+    assert scanned == ["tcg"]  # once, not the list folder, nor ocg's
+    # the whole index, where a question needs it (every family), reads every folder
+    assert store.families() == ["ocg", "tcg"]
+    assert {"lists", "ocg"} <= set(scanned)
+
+
+def test_one_family_answers_as_the_whole_index_does_when_files_change(tmp_path: Path) -> None:
+    tcg, ocg = _two_families(tmp_path)
+    day = dt.date(2025, 3, 1)
+
+    def answers(store: ListStore) -> list[object]:
+        return [
+            store.in_force("tcg", day),
+            store.first_after("tcg", day),
+            store.in_force("ocg", day),
+            store.lists("tcg"),
+        ]
+
+    def whole_index() -> list[object]:
+        store = _store(tmp_path)
+        store.families()  # the plain path: the whole index first, then the questions
+        return answers(store)
+
+    assert answers(_store(tmp_path)) == whole_index()
+    # another family's file changed: a tcg question still reads the cached tcg lists
+    _touch(ocg, ocg.read_text(encoding="utf-8").replace("limit: 0", "limit: 1"))
+    assert answers(_store(tmp_path)) == whole_index()
+    assert _store(tmp_path).in_force("ocg", day).limits == {55144522: 1}  # type: ignore[union-attr]
+    # its own file changed, a file added, a file removed: seen at once
+    _touch(tcg, tcg.read_text(encoding="utf-8").replace("limit: 0", "limit: 2"))
+    assert _store(tmp_path).in_force("tcg", day).limits == {55144522: 2}  # type: ignore[union-attr]
+    write_list(tmp_path / "lists", "tcg", "2025-02-15", body="entries: []\n")
+    assert _store(tmp_path).in_force("tcg", day).name == "2025-02-15 TCG"  # type: ignore[union-attr]
+    (tmp_path / "lists" / "tcg" / "2025-02-15.yaml").unlink()
+    assert _store(tmp_path).in_force("tcg", day).limits == {55144522: 2}  # type: ignore[union-attr]
+    assert answers(_store(tmp_path)) == whole_index()
+    # a family nobody installed: no list, as the whole index says
+    assert _store(tmp_path).in_force("speed", day) is None
+    assert _store(tmp_path).in_force("../lists", day) is None
