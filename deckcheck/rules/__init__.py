@@ -44,8 +44,8 @@ def _points_cap(ctx: Context) -> int | None:
 #: For the families only some formats and lists need: what a deck's context must have for the
 #: family to find anything (each module returns at once without it). The engine imports such a
 #: module, and runs it, only for a context that has it: a one-deck ``validate`` of an Advanced
-#: deck imports none of the five (about 0.4M of its 230M instructions each, callgrind). Held to
-#: the plain path (every family run on every deck) by tests/rules/test_rules.py.
+#: deck imports none of the five (1.7M of its 230M instructions, callgrind). Held to the plain
+#: path (every family run on every deck) by tests/rules/test_rules.py.
 NEEDED: dict[str, Callable[[Context], bool]] = {
     "skills": lambda ctx: ctx.fmt.skills is not None or bool(ctx.flags & HAS_SKILL),
     "groups": lambda ctx: ctx.banlist is not None and bool(ctx.banlist.groups),
