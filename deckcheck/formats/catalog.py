@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 import marshal
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -95,20 +94,6 @@ def _read_cache(p: str | Path) -> Any:
 def _write_cache(path: str | Path, data: Any) -> None:
     """``data`` (JSON-ready: dicts, lists, str, int, bool, None) as a cache file."""
     write_atomic(path, marshal.dumps(data))
-
-
-# compiled on first use (re's own cache): only a list asked for by name needs it
-_NAME_DATE = r"^(\d{4})[.\-/](\d{1,2})(?:[.\-/](\d{1,2}))?(?!\d)"
-
-
-def name_key(name: str) -> str:
-    """List names compared loosely: case, spacing, and "2025.04" == "2025.4" (YGOPro style)."""
-    s = " ".join(name.split()).casefold()
-    m = re.match(_NAME_DATE, s)
-    if m:
-        parts = [m.group(1), str(int(m.group(2)))] + ([str(int(m.group(3)))] if m.group(3) else [])
-        s = ".".join(parts) + s[m.end() :]
-    return s
 
 
 def _parse_date(text: str, what: str) -> dt.date:
@@ -479,6 +464,8 @@ class ListStore:
         return None
 
     def by_name(self, name: str) -> Banlist | None:
+        from deckcheck.formats.listref import name_key  # a list asked for by its name only
+
         want = name_key(name)
         hits = [m for m in self._index() if name_key(m["name"]) == want]
         if not hits:
@@ -494,6 +481,8 @@ class ListStore:
         file_part = ref.split("#", 1)[0]
         low = file_part.lower()
         if low.endswith((".yaml", ".yml", ".conf")) or os.path.isfile(file_part):
+            from deckcheck.formats.listref import load_list_file
+
             return load_list_file(ref, date, self.resolvers())
         if "@" in ref:
             family, _, day = ref.partition("@")
@@ -519,7 +508,9 @@ class ListStore:
         if os.path.isdir(file_part):
             raise InputError("is a folder, not a list file", where=file_part)
         if os.path.exists(file_part):  # a FIFO, a device: there, but no list file (issue 32)
-            raise InputError(_NOT_A_LIST_FILE, where=file_part)
+            from deckcheck.formats.listref import NOT_A_LIST_FILE
+
+            raise InputError(NOT_A_LIST_FILE, where=file_part)
         raise DataError(
             f"unknown list {ref!r}: give '<family>@YYYY-MM-DD', a list name such as "
             f"'2025.04 TCG', or a .yaml/.lflist.conf path ({self._known()})"
@@ -567,60 +558,3 @@ def default_resolvers() -> Resolvers:
     from deckcheck.cardnames import installed_resolvers
 
     return installed_resolvers()
-
-
-#: What ``banlist import`` says too (formats.importer).
-_NOT_A_LIST_FILE = "not a regular file (a .yaml or .lflist.conf file is)"
-
-
-def load_list_file(
-    ref: str, date: dt.date | None = None, resolvers: Resolvers | None = None
-) -> Banlist:
-    """A list straight from a ``.yaml`` or lflist.conf file (``path#name`` picks one list)."""
-    from pathlib import Path  # a list named by its file only
-
-    file_part, _, pick = ref.partition("#")
-    path = Path(file_part).expanduser()
-    if not path.is_file():
-        what = (
-            "is a folder, not a list file"
-            if path.is_dir()
-            else _NOT_A_LIST_FILE  # a FIFO or device: never opened (no hang), not "not found"
-            if path.exists()
-            else "list file not found"
-        )
-        raise InputError(what, where=str(path))
-    resolvers = resolvers or default_resolvers()
-    if path.suffix.lower() in (".yaml", ".yml"):
-        from deckcheck.formats.compile import list_dict
-
-        return banlist_from_dict(list_dict(path, resolvers()))
-    from deckcheck.formats import lflist
-
-    lists = lflist.parse_file(path)
-    if not lists:
-        raise InputError("no '!name' list in this file", where=str(path))
-    if pick:
-        chosen = [lf for lf in lists if name_key(lf.name) == name_key(pick)]
-        if not chosen:
-            names = ", ".join(lf.name for lf in lists[:20])
-            raise InputError(f"no list named {pick!r} here (lists: {names})", where=str(path))
-        lf = chosen[0]
-    elif len(lists) > 1:
-        names = ", ".join(lf.name for lf in lists[:10])
-        more = f" and {len(lists) - 10} more" if len(lists) > 10 else ""
-        raise InputError(
-            f"holds {len(lists)} lists ({names}{more}); pick one as '{path}#<name>'",
-            where=str(path),
-        )
-    else:
-        lf = lists[0]
-    got = lflist.date_of(lf.name)
-    effective, exact = got or (date or dt.date.today(), False)
-    family = lflist.family_of(lf.name, path) or "custom"
-    b = lflist.to_banlist(
-        lf, family=family, effective=effective, date_exact=exact, source=str(path), path=str(path)
-    )
-    from deckcheck.formats.compile import canonicalize
-
-    return canonicalize(b, resolvers().list_key)

@@ -79,7 +79,7 @@ def read_lists(
     from deckcheck.formats import lflist
 
     out: list[tuple[Banlist, list[str]]] = []
-    from deckcheck.formats.catalog import name_key
+    from deckcheck.formats.listref import name_key
 
     for p in paths_:
         p = Path(p)

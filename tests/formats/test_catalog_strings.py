@@ -8,7 +8,8 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from deckcheck.formats.catalog import DATE_FILE, _is_date_file, name_key
+from deckcheck.formats.catalog import DATE_FILE, _is_date_file
+from deckcheck.formats.listref import name_key
 
 # digits of several scripts (all \d), look-alikes that are not (superscripts, numerals),
 # the separators and suffix letters, and a newline (``$`` matches before a final one)

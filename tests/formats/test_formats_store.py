@@ -16,7 +16,8 @@ from deckcheck import paths
 from deckcheck.datafile import load_yaml
 from deckcheck.errors import DataError, DeckcheckError, InputError
 from deckcheck.formats import get_format, load_formats
-from deckcheck.formats.catalog import ListStore, load_list_file, name_key
+from deckcheck.formats.catalog import ListStore
+from deckcheck.formats.listref import load_list_file, name_key
 from deckcheck.lookup.records import Match, Resolution
 from tests.conftest import FIXTURES, REPO
 

@@ -30,8 +30,8 @@ from deckcheck.cli import main
 from deckcheck.decks import ydke
 from deckcheck.errors import EXIT_ERROR, EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.formats import lflist
-from deckcheck.formats.catalog import load_list_file
 from deckcheck.formats.formatfiles import load_formats
+from deckcheck.formats.listref import load_list_file
 from deckcheck.model import Banlist, Deck
 from tests.builders import run_process
 from tests.conftest import FIXTURES, REPO, SHARED_DATA
