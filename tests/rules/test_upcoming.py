@@ -133,7 +133,7 @@ def test_next_list_and_the_announcement_rule() -> None:
 
 def test_an_announcement_after_the_effective_date_is_refused(isolated_home: Path) -> None:
     from deckcheck.errors import DataError
-    from deckcheck.formats.catalog import load_list_file
+    from deckcheck.formats.listref import load_list_file
 
     bad = isolated_home / "bad.yaml"
     bad.write_text(
