@@ -63,6 +63,12 @@ def _is_family_name(name: str) -> bool:
     return bool(name) and name == os.path.basename(name) and name[0] != "." and name != "formats"
 
 
+def _date_files(folder: str) -> list[str]:
+    """The list files of one family folder, by name (``DirEntry.path`` strings)."""
+    entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    return [e.path for e in entries if _is_date_file(e.name) and e.is_file()]
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -192,11 +198,7 @@ class ListStore:
             except (FileNotFoundError, NotADirectoryError):
                 continue
             for fam in sorted(fams, key=lambda e: e.name):
-                files.extend(
-                    e.path
-                    for e in sorted(os.scandir(fam.path), key=lambda e: e.name)
-                    if _is_date_file(e.name) and e.is_file()
-                )
+                files.extend(_date_files(fam.path))
         return files
 
     def _family_files(self, family: str) -> list[str]:
@@ -204,10 +206,9 @@ class ListStore:
         files: list[str] = []
         for d in self._dirs:
             try:
-                entries = sorted(os.scandir(os.path.join(d, family)), key=lambda e: e.name)
+                files.extend(_date_files(os.path.join(d, family)))
             except (FileNotFoundError, NotADirectoryError):
                 continue
-            files.extend(e.path for e in entries if _is_date_file(e.name) and e.is_file())
         return files
 
     def _key(self, files: list[str]) -> list[Any]:
