@@ -37,10 +37,6 @@ NAMES: tuple[str, ...] = (
 )
 
 
-def _points_cap(ctx: Context) -> int | None:
-    return ctx.points_cap if ctx.points_cap is not None else ctx.fmt.points_cap
-
-
 #: For the families only some formats and lists need: what a deck's context must have for the
 #: family to find anything (each module returns at once without it). The engine imports such a
 #: module, and runs it, only for a context that has it: a one-deck ``validate`` of an Advanced
@@ -50,7 +46,7 @@ NEEDED: dict[str, Callable[[Context], bool]] = {
     "skills": lambda ctx: ctx.fmt.skills is not None or bool(ctx.flags & HAS_SKILL),
     "groups": lambda ctx: ctx.banlist is not None and bool(ctx.banlist.groups),
     "points": lambda ctx: (
-        _points_cap(ctx) is not None and ctx.banlist is not None and bool(ctx.banlist.points)
+        ctx.cap is not None and ctx.banlist is not None and bool(ctx.banlist.points)
     ),
     "legend": lambda ctx: ctx.fmt.legend != "none",
     "types": lambda ctx: bool(ctx.fmt.banned_types),

@@ -265,6 +265,11 @@ class Context:
         self.game: Any = None
         self.newest: Banlist | None = None
 
+    @property
+    def cap(self) -> int | None:
+        """The points cap in force: ``--points-cap`` when given, else the format's."""
+        return self.points_cap if self.points_cap is not None else self.fmt.points_cap
+
     #: ``card.kind`` (computed once per card, then a plain attribute): a C-level getter,
     #: because rules ask it for every entry of every deck.
     kind: Callable[[Card], str] = staticmethod(attrgetter("kind"))  # type: ignore[assignment]

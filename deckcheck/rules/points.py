@@ -18,7 +18,7 @@ NAME = "points"
 
 
 def check(ctx: Context) -> Iterator[Finding]:
-    cap = ctx.points_cap if ctx.points_cap is not None else ctx.fmt.points_cap
+    cap = ctx.cap
     if cap is None or ctx.banlist is None or not ctx.banlist.points:
         return
     pts = ctx.banlist.points
