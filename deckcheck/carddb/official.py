@@ -41,8 +41,6 @@ def _name_key(text: str) -> str:
 #: Import order of the kinds (names need the cards; nothing needs the releases).
 KINDS = ("yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson", "edopro-strings")
 _EXAMPLES = 5
-_PRERELEASE = Scope.PRERELEASE
-_RUSH = Scope.RUSH
 # EDOPro prerelease passcodes live here (README 1.1: 100xxxxxx / 101xxxxxx).
 _PRERELEASE_IDS = (100_000_000, 101_999_999)
 
@@ -293,7 +291,7 @@ def _en_index(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> di
 def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     ids = {int(r[0]) for r in conn.execute("SELECT id FROM cards")}
     prerelease = _en_index(
-        conn, "c.scopes & ? AND c.id BETWEEN ? AND ?", (_PRERELEASE, *_PRERELEASE_IDS)
+        conn, "c.scopes & ? AND c.id BETWEEN ? AND ?", (Scope.PRERELEASE, *_PRERELEASE_IDS)
     )
     konami: list[tuple[int, int, str, str]] = []
     official_ids: list[tuple[int, int]] = []
@@ -368,7 +366,7 @@ def _md_rarities(records: Iterable[yamlyugi.OfficialCard]) -> Iterator[tuple[int
 def _apply_by_name(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     """Rush cards and skills carry no passcode: EDOPro rows of the same English name."""
     if p.kind == "yaml-yugi-rush":
-        index = _en_index(conn, "c.scopes & ?", (_RUSH,))
+        index = _en_index(conn, "c.scopes & ?", (Scope.RUSH,))
         what = "EDOPro Rush row"
     else:
         index = _en_index(conn, "c.kind = 'skill'", ())
