@@ -169,3 +169,19 @@ CREATE TABLE IF NOT EXISTS game_cards (
 ) WITHOUT ROWID;
 -- which games have rows at all (every command asks: CardDB.games), without a scan of them
 CREATE INDEX IF NOT EXISTS game_cards_game ON game_cards (game);
+
+-- the official release fields of each card as deckcheck.model.Card holds them (first OCG/TCG
+-- dates, scopes with real printings added, Master Duel / Duel Links dates and presence),
+-- decided from releases, game_cards and official_ids at the end of each import
+-- (deckcheck/carddb/cardfields.py): a card is read in one row, not one query more per card.
+-- Only cards with official rows have one; the others keep their cards columns.
+CREATE TABLE IF NOT EXISTS card_fields (
+    card_id   INTEGER PRIMARY KEY,
+    ocg_date  TEXT,                    -- YYYY-MM-DD: cards.ocg_date, else the first OCG release
+    tcg_date  TEXT,
+    scopes    INTEGER NOT NULL,        -- cards.scopes plus OCG/TCG where printed there
+    md_date   TEXT,                    -- first in Master Duel
+    dl_date   TEXT,                    -- first in Duel Links
+    in_md     INTEGER,                 -- 1 / 0 / NULL: in Master Duel, not, unknown
+    in_dl     INTEGER
+);

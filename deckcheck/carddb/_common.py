@@ -13,7 +13,22 @@ from collections.abc import Iterable, Mapping
 from deckcheck import paths
 from deckcheck.model import ALL_SCOPES, Scope, kind_of
 
-SCHEMA_VERSION = 3  # 2: cards.list_key/name_key stored, names.norm dropped; 3: cards.setcode
+# 2: cards.list_key/name_key stored, names.norm dropped; 3: cards.setcode and the card
+# knowledge tables; 4: card_fields (carddb/cardfields.py)
+SCHEMA_VERSION = 4
+KNOWLEDGE_SCHEMA = 3  # the first schema with archetypes, printings and card text
+
+#: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
+RELEASE_REGIONS: tuple[str, ...] = (
+    "ocg",
+    "tcg",
+    "kr",
+    "ae",
+    "sc",
+    "tc",
+    "masterduel",
+    "duellinks",
+)
 
 #: Languages deckcheck stores, in display order.
 LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh-CN", "zh-TW", "de", "fr", "it", "es", "pt")
@@ -208,8 +223,9 @@ def migrate(conn: sqlite3.Connection, version: int) -> bool:
         cols = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
         if "setcode" not in cols:
             conn.execute("ALTER TABLE cards ADD COLUMN setcode INTEGER NOT NULL DEFAULT 0")
-        return True
-    return version == SCHEMA_VERSION
+        version = 3
+    # 3 -> 4: create_tables makes card_fields, the import's end fills it
+    return version in (3, SCHEMA_VERSION)
 
 
 def schema_sql() -> tuple[str, str]:

@@ -12,34 +12,31 @@ from typing import TYPE_CHECKING, Any
 
 from deckcheck import sqlite as dc_sqlite
 from deckcheck.carddb import _common
+from deckcheck.carddb._common import RELEASE_REGIONS
 from deckcheck.dates import optional_date
 from deckcheck.errors import DataError
-from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format, Scope
+from deckcheck.model import SUBTYPE_BITS, TYPE_MONSTER, Card, Format
 
 if TYPE_CHECKING:
     from pathlib import Path
 
 _CARD_SQL = (
-    "SELECT c.id, c.canonical, c.alias_kind, c.type_bits, c.scopes, c.level, c.atk, c.def, "
-    "c.race, c.attribute, c.ocg_date, c.tcg_date, {keys}, "
+    "SELECT c.id, c.canonical, c.alias_kind, c.type_bits, {fields}, c.level, c.atk, c.def, "
+    "c.race, c.attribute, {keys}, "
     "(SELECT n.name FROM names n WHERE n.card_id = c.id AND n.lang = 'en' AND n.kind = 'name' "
     " LIMIT 1), "
     "(SELECT n.name FROM names n WHERE n.card_id = c.canonical AND n.lang = 'en' "
     " AND n.kind = 'name' LIMIT 1) "
-    "FROM cards c"
+    "FROM cards c{join}"
 )
+# A card's release fields: its own columns, or those the import decided (card_fields).
+_PLAIN_FIELDS = "c.scopes, c.ocg_date, c.tcg_date, NULL, NULL, NULL, NULL"
+_DECIDED_FIELDS = (
+    "coalesce(f.scopes, c.scopes), coalesce(f.ocg_date, c.ocg_date), "
+    "coalesce(f.tcg_date, c.tcg_date), f.md_date, f.dl_date, f.in_md, f.in_dl"
+)
+_DECIDED_JOIN = " LEFT JOIN card_fields f ON f.card_id = c.id"
 
-#: Release regions stored from official data (see deckcheck/carddb/ygojson.py), in order.
-RELEASE_REGIONS: tuple[str, ...] = (
-    "ocg",
-    "tcg",
-    "kr",
-    "ae",
-    "sc",
-    "tc",
-    "masterduel",
-    "duellinks",
-)
 _REGION_ALIASES = {
     "jp": "ocg",
     "md": "masterduel",
@@ -49,8 +46,6 @@ _REGION_ALIASES = {
     "duel-links": "duellinks",
     "duel_links": "duellinks",
 }
-_OCG_TCG = Scope.OCG | Scope.TCG
-_PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
 #: ids per query of ``CardDB.get_many`` (below SQLite's oldest limit of 999 parameters)
 _MANY = 900
 _INT64 = -(1 << 63)
@@ -120,10 +115,6 @@ class CardDB:
         self.meta: dict[str, str] = meta
         # A schema-1 database (keys not stored yet) gets them computed once, the same way.
         self._legacy = "list_key" not in columns
-        self._all_sql = _CARD_SQL.format(
-            keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key"
-        )
-        self._card_sql = self._all_sql + " WHERE c.id = ?"
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         # Databases built before the official-data tables existed simply have none of it.
         self._official = {"konami_ids", "releases", "official_ids"} <= tables
@@ -131,6 +122,17 @@ class CardDB:
             conn.execute("SELECT 1 FROM releases LIMIT 1").fetchall()
         )
         self._game_table = self._official and "game_cards" in tables
+        # Schema 4 stores each card's release fields at import (carddb/cardfields.py): read
+        # in the card's row, they save a query per card, 13M (5.6%) of a one-deck validate
+        # with the official data (callgrind). An older database decides them per card here.
+        decided = "card_fields" in tables
+        self._per_card = not decided and self._official
+        self._all_sql = _CARD_SQL.format(
+            fields=_DECIDED_FIELDS if decided else _PLAIN_FIELDS,
+            keys="c.id, c.id" if self._legacy else "c.list_key, c.name_key",
+            join=_DECIDED_JOIN if decided else "",
+        )
+        self._card_sql = self._all_sql + " WHERE c.id = ?"
         self.fingerprint: str = meta.get("fingerprint", "")
         if not self.fingerprint:
             st = os.stat(path)
@@ -211,23 +213,25 @@ class CardDB:
             akind,
             typ,
             scopes,
+            ocg,
+            tcg,
+            md,
+            dl,
+            in_md,
+            in_dl,
             level,
             atk,
             df,
             race,
             attr,
-            ocg,
-            tcg,
             lkey,
             nkey,
             en,
             canon_en,
         ) = row
-        ocg_date, tcg_date = optional_date(ocg), optional_date(tcg)
-        md = dl = in_md = in_dl = None
-        if self.has_releases or self.games:
-            ocg_date, tcg_date, scopes, md, dl, in_md, in_dl = self._release_fields(
-                cid, canon, akind, scopes, ocg_date, tcg_date
+        if self._per_card and (self.has_releases or self.games):
+            scopes, ocg, tcg, md, dl, in_md, in_dl = self._decide_fields(
+                cid, canon, akind, scopes, ocg, tcg
             )
         if self._legacy:
             lkey, nkey = self._legacy_keys()[cid]
@@ -247,12 +251,12 @@ class CardDB:
             df,
             race,
             attr,
-            ocg_date,
-            tcg_date,
-            md,
-            dl,
-            in_md,
-            in_dl,
+            optional_date(ocg),
+            optional_date(tcg),
+            optional_date(md),
+            optional_date(dl),
+            None if in_md is None else bool(in_md),
+            None if in_dl is None else bool(in_dl),
         )
 
     def all_cards(self) -> dict[int, Card]:
@@ -273,35 +277,17 @@ class CardDB:
                 raise DataError(f"card database unreadable: {exc}", where=str(self.path)) from None
         return got
 
-    def _release_fields(
-        self,
-        cid: int,
-        canonical: int,
-        alias_kind: str,
-        scopes: int,
-        ocg: dt.date | None,
-        tcg: dt.date | None,
+    def _decide_fields(
+        self, cid: int, canonical: int, alias_kind: str, scopes: int, ocg: Any, tcg: Any
     ) -> tuple[Any, ...]:
-        """(ocg_date, tcg_date, scopes, md_date, dl_date, in_md, in_dl) of a card row (its
-        dates and scopes as the row has them): official release data decides dates and
-        OCG/TCG printings where it has them.
+        """``decide_fields`` of a card row read from a database older than schema 4 (no
+        ``card_fields``): its official rows are read here, one query per card."""
+        from deckcheck.carddb import cardfields
 
-        EDOPro's region bits go stale (Elder Entity Norden is "OCG only" but was printed in
-        the TCG); a real printing adds the region. Only to OCG/TCG cards: Speed Duel and
-        other non-Advanced rows keep their scopes whatever product printed them. The card is
-        built once with them (a ``Card.replace`` after it cost 4.6M of a one-deck
-        ``validate`` with the official data, callgrind).
-        """
-        same = alias_kind == "artwork" or scopes & _OCG_TCG
-        rel = self._releases_of(cid, canonical if same else None)
-        ocg = ocg or (rel["ocg"][0] if "ocg" in rel else None)
-        tcg = tcg or (rel["tcg"][0] if "tcg" in rel else None)
-        if scopes & _OCG_TCG:
-            scopes |= (Scope.OCG if "ocg" in rel else 0) | (Scope.TCG if "tcg" in rel else 0)
-        md = rel["masterduel"][0] if "masterduel" in rel else None
-        dl = rel["duellinks"][0] if "duellinks" in rel else None
-        in_game = self._games.get(cid, {})
-        return ocg, tcg, scopes, md, dl, in_game.get("masterduel"), in_game.get("duellinks")
+        ids = cardfields.release_ids(cid, canonical, alias_kind, scopes, self.official_passcode)
+        self._read_official(cid, ids)
+        got = self._releases[cid]
+        return cardfields.decide_fields(scopes, ocg, tcg, got, self._games.get(cid, {}))
 
     def __contains__(self, card_id: object) -> bool:
         return isinstance(card_id, int) and self.get(card_id) is not None
@@ -365,28 +351,20 @@ class CardDB:
         if not self._official:
             return {}
         got = self._releases.get(card_id)
-        if got is not None:
-            return got
-        row = self._query(
-            "SELECT canonical FROM cards WHERE id = ? AND (alias_kind = 'artwork' OR scopes & ?)",
-            (card_id, _OCG_TCG),
-        ).fetchone()
-        return self._releases_of(card_id, int(row[0]) if row is not None else None)
+        if got is None:
+            from deckcheck.carddb.cardfields import release_ids
 
-    def _releases_of(self, card_id: int, artwork_of: int | None) -> dict[str, tuple[dt.date, str]]:
-        got = self._releases.get(card_id)
-        if got is not None:
-            return got
-        out: dict[str, tuple[dt.date, str]] = {}
-        ids = [card_id]
-        if _PRERELEASE_IDS[0] <= card_id <= _PRERELEASE_IDS[1]:
-            off = self.official_passcode(card_id)
-            if off is not None:
-                ids.append(off)
-        if artwork_of is not None and artwork_of != card_id:
-            ids.append(artwork_of)
-        # one query for every candidate id, release and game rows; of each kind, the first id
-        # (in ``ids`` order) with rows wins
+            card = self.get(card_id)
+            at = (card.canonical, card.alias_kind, card.scopes) if card else (card_id, "none", 0)
+            got = self._read_official(card_id, release_ids(card_id, *at, self.official_passcode))
+        return got
+
+    def _read_official(self, card_id: int, ids: list[int]) -> dict[str, tuple[dt.date, str]]:
+        """Reads the release and game rows ``card_id`` takes (``ids``, as ``release_ids``
+        gives them) into the ``releases`` cache and the games' presence; its releases."""
+        from deckcheck.carddb.cardfields import games_of, releases_of
+
+        # one query for every candidate id, release and game rows
         marks = ", ".join("?" * len(ids))
         sql = (
             f"SELECT card_id, region, first_date, set_name FROM releases WHERE card_id IN ({marks})"
@@ -397,21 +375,11 @@ class CardDB:
                 f"WHERE card_id IN ({marks})"
             )
         rows = self._query(sql, tuple(ids) * (2 if self.games else 1)).fetchall()
-        game_rows = [r for r in rows if r[1][:1] == "@"]
-        if game_rows:
-            rows = [r for r in rows if r[1][:1] != "@"]
-            best = min((r[0] for r in game_rows), key=ids.index)
-            present: dict[str, bool] = {}
-            for _cid, game, flag, _source in (r for r in game_rows if r[0] == best):
-                present[game[1:]] = present.get(game[1:], False) or bool(flag)
-            self._games[card_id] = present
-        if rows:
-            best = min((r[0] for r in rows), key=ids.index)
-            got_rows = {r[1]: (r[2], r[3]) for r in rows if r[0] == best}
-            for region in (*RELEASE_REGIONS, *sorted(set(got_rows) - set(RELEASE_REGIONS))):
-                if region in got_rows:
-                    date, set_name = got_rows[region]
-                    out[region] = (dt.date.fromisoformat(date), set_name)
+        games = [(r[0], r[1][1:], r[2]) for r in rows if r[1][:1] == "@"]
+        if games:
+            self._games[card_id] = games_of(ids, games)
+        got = releases_of(ids, [r for r in rows if r[1][:1] != "@"])
+        out = {region: (dt.date.fromisoformat(date), name) for region, (date, name) in got.items()}
         self._releases[card_id] = out
         return out
 

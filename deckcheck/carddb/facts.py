@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from deckcheck.carddb._common import SCHEMA_VERSION
+from deckcheck.carddb._common import KNOWLEDGE_SCHEMA
 from deckcheck.errors import DataError
 
 _ARCH_SOURCES = (
@@ -88,8 +88,8 @@ def _in(ids: list[Any]) -> str:
 def _older(db: Any) -> str | None:
     """Why a database built before issue 30 (schema < 3) holds no card knowledge."""
     meta = getattr(db, "meta", None) or {}
-    version = int(meta.get("schema_version", SCHEMA_VERSION) or 0)
-    if version >= SCHEMA_VERSION:
+    version = int(meta.get("schema_version", KNOWLEDGE_SCHEMA) or 0)
+    if version >= KNOWLEDGE_SCHEMA:
         return None
     return (
         f"the card database was built by an older deckcheck (schema {version}) and holds no "

@@ -200,7 +200,9 @@ def _finish(conn: sqlite3.Connection, now: str, note: Callable[[str], None]) -> 
     changed = [(c, i) for i, c in canon.items() if stored.get(i) != c]
     conn.executemany("UPDATE cards SET canonical = ? WHERE id = ?", changed)
     common.store_keys(conn)
-    from deckcheck.carddb import archetypes
+    from deckcheck.carddb import archetypes, cardfields
+
+    cardfields.rebuild(conn)  # from the canonical ids just stored
 
     archetypes.rebuild(conn)
     cardtext.rebuild_index(conn, note)  # by name key: after store_keys

@@ -84,7 +84,7 @@ def test_names_norm_column_is_gone(db_path: Path) -> None:
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
     conn.close()
     assert "norm" not in cols and "names_norm" not in indexes
-    assert int(version) == _common.SCHEMA_VERSION == 3
+    assert int(version) == _common.SCHEMA_VERSION == 4
 
 
 def _downgrade_to_schema_1(path: Path) -> None:

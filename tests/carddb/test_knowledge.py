@@ -422,7 +422,7 @@ def test_import_extending_a_schema_2_database_migrates_it(kn_db: Path, tmp_path:
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
     cols = {r[1] for r in conn.execute("PRAGMA table_info(cards)")}
     conn.close()
-    assert version == str(_common.SCHEMA_VERSION) == "3" and "setcode" in cols
+    assert version == str(_common.SCHEMA_VERSION) == "4" and "setcode" in cols
     db = open_db(kn_db)
     # the new card has its code; the old ones wait for their cards.cdb to be imported again
     assert facts.archetype_cards(db, facts.find_archetypes(db, "Elemental HERO")) == {200}
