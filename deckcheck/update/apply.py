@@ -73,6 +73,30 @@ def _group_needs(files: list[Fetched], kinds: tuple[Kind, ...], state: dict[str,
     return any(f.status == "missing" and f.comp.key in state["installed"] for f in mine)
 
 
+def _older_schema() -> int | None:
+    """The schema of the installed card database when an older deckcheck built it (its new
+    tables are empty, e.g. schema 4's card_fields): the update then builds it again, as with
+    ``--force``. None when it is current, absent or unreadable (the import says why)."""
+    import sqlite3
+
+    from deckcheck.carddb._common import SCHEMA_VERSION
+    from deckcheck.sqlite import connect_ro
+
+    db = paths.database_path()
+    if not db.is_file():
+        return None
+    try:
+        conn = connect_ro(db)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        finally:
+            conn.close()
+        version = int(row[0]) if row is not None else None
+    except (sqlite3.DatabaseError, ValueError, OSError):
+        return None
+    return version if version is not None and version < SCHEMA_VERSION else None
+
+
 def _has_lists() -> bool:
     d = paths.lists_dir()
     return d.is_dir() and any(d.iterdir())
@@ -132,8 +156,15 @@ def run_update(
             for f in files:
                 if f.status == "missing":
                     result.notes.append(f"{f.comp.key}: skipped ({f.note})")
+            older = _older_schema() if only != "lists" else None
+            if older is not None:
+                result.notes.append(
+                    f"cards: the card database was built by an older deckcheck (schema "
+                    f"{older}): it is built again from the same files"
+                )
             want_cards = only != "lists" and (
                 force
+                or older is not None
                 or not paths.database_path().exists()
                 or _group_needs(files, CARD_KINDS, state)
             )

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from deckcheck import paths
+from deckcheck.carddb._common import SCHEMA_VERSION
 from deckcheck.cli import main
 from deckcheck.errors import DataError, InputError
 from deckcheck.update import download
@@ -293,6 +294,28 @@ def test_transient_failures_retry_with_backoff(
     assert got.status == "new"
     assert sleeps == [0.5, 1.0]
     assert [s for _, s in m.requests] == [500, 0, 200]
+
+
+def test_an_update_builds_a_database_of_an_older_deckcheck_again(
+    installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.carddb.test_cardfields import as_older
+
+    as_older((updated_copy / "cards.sqlite3").resolve())
+    args = ["update", "--source", installed.mirror.url, "-o", "json"]
+    assert main([*args, "-v"]) == 0
+    got = capsys.readouterr()
+    out = json.loads(got.out)
+    assert installed.mirror.count(200) == 0  # nothing new downloaded: the same files
+    assert out["cards_updated"] is True and not out["lists_updated"]
+    assert "the card database was built by an older deckcheck (schema 3)" in got.err
+    conn = sqlite3.connect(updated_copy / "cards.sqlite3")
+    version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    conn.close()
+    assert int(version) == SCHEMA_VERSION and "card_fields" in tables
+    assert main(args) == 0  # and then it is current: nothing to do
+    assert json.loads(capsys.readouterr().out)["cards_updated"] is False
 
 
 @pytest.mark.parametrize(
