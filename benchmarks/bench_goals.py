@@ -81,11 +81,15 @@ def wall(cmd: list[str], env: dict[str, str], cpu: list[float] | None = None) ->
 
 
 def interleaved(cmds: dict[str, list[str]], env: dict[str, str], runs: int) -> dict[str, float]:
-    """Median wall seconds of each command, the commands run in turn ``runs`` times."""
+    """Median wall seconds of each command, the commands run in turn ``runs`` times, in
+    the reverse order every other round: with one order each command always followed the
+    same one (P3's busy ``auto`` ran after ``--jobs 2`` and read 1.15-1.18 of ``--jobs 1``,
+    1.00 with the order alternated, at the same instruction count)."""
     got: dict[str, list[float]] = {k: [] for k in cmds}
-    for _ in range(runs):
-        for k, cmd in cmds.items():
-            got[k].append(wall(cmd, env))
+    keys = list(cmds)
+    for r in range(runs):
+        for k in keys if r % 2 == 0 else keys[::-1]:
+            got[k].append(wall(cmds[k], env))
     return {k: statistics.median(v) for k, v in got.items()}
 
 
