@@ -30,6 +30,9 @@ RELEASE_REGIONS: tuple[str, ...] = (
     "duellinks",
 )
 
+#: EDOPro prerelease passcodes (README 1.1: 100xxxxxx / 101xxxxxx; official_ids maps them)
+PRERELEASE_IDS = (100_000_000, 101_999_999)
+
 #: Languages deckcheck stores, in display order.
 LANGS: tuple[str, ...] = ("en", "ja", "ko", "zh-CN", "zh-TW", "de", "fr", "it", "es", "pt")
 

@@ -15,11 +15,10 @@ import sqlite3
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from deckcheck.carddb._common import RELEASE_REGIONS
+from deckcheck.carddb._common import PRERELEASE_IDS, RELEASE_REGIONS
 from deckcheck.model import Scope
 
 _OCG_TCG = Scope.OCG | Scope.TCG
-PRERELEASE_IDS = (100_000_000, 101_999_999)  # EDOPro prerelease passcodes (official_ids)
 
 
 def release_ids(

@@ -285,8 +285,7 @@ class CardDB:
         from deckcheck.carddb import cardfields
 
         ids = cardfields.release_ids(cid, canonical, alias_kind, scopes, self.official_passcode)
-        self._read_official(cid, ids)
-        got = self._releases[cid]
+        got = self._read_official(cid, ids)
         return cardfields.decide_fields(scopes, ocg, tcg, got, self._games.get(cid, {}))
 
     def __contains__(self, card_id: object) -> bool:

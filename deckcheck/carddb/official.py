@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from deckcheck.carddb import archetypes, games, knowledge, yamlyugi, ygojson
+from deckcheck.carddb._common import PRERELEASE_IDS
 from deckcheck.errors import InputError
 from deckcheck.model import Scope
 from deckcheck.records import Record, field, record
@@ -41,8 +42,6 @@ def _name_key(text: str) -> str:
 #: Import order of the kinds (names need the cards; nothing needs the releases).
 KINDS = ("yaml-yugi-cards", "yaml-yugi-rush", "yaml-yugi-skill", "ygojson", "edopro-strings")
 _EXAMPLES = 5
-# EDOPro prerelease passcodes live here (README 1.1: 100xxxxxx / 101xxxxxx).
-_PRERELEASE_IDS = (100_000_000, 101_999_999)
 
 _NAME_SUFFIXES = (" (rush)", " (skill)")
 
@@ -291,7 +290,7 @@ def _en_index(conn: sqlite3.Connection, where: str, args: tuple[Any, ...]) -> di
 def _apply_cards(conn: sqlite3.Connection, p: Plan, note: Note) -> Applied:
     ids = {int(r[0]) for r in conn.execute("SELECT id FROM cards")}
     prerelease = _en_index(
-        conn, "c.scopes & ? AND c.id BETWEEN ? AND ?", (Scope.PRERELEASE, *_PRERELEASE_IDS)
+        conn, "c.scopes & ? AND c.id BETWEEN ? AND ?", (Scope.PRERELEASE, *PRERELEASE_IDS)
     )
     konami: list[tuple[int, int, str, str]] = []
     official_ids: list[tuple[int, int]] = []
