@@ -160,3 +160,16 @@ def tiny_cdb(path: Path, rows: Mapping[int, tuple[int, int, int, str]] = TINY) -
         cid: (ot, alias, 0, typ, 0, 0, 4, 0, 0, 0) for cid, (ot, alias, typ, _) in rows.items()
     }
     return write_cdb(path, {cid: row[3] for cid, row in rows.items()}, kinds=kinds)
+
+
+def as_schema_3(path: Path) -> Path:
+    """The deckcheck card database at ``path`` made what deckcheck wrote before schema 4 (no
+    ``card_fields`` table), in place."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("DROP TABLE card_fields")
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
+        conn.commit()
+    finally:
+        conn.close()
+    return path

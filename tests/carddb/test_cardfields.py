@@ -16,24 +16,15 @@ from deckcheck.carddb import open_db
 from deckcheck.carddb._common import SCHEMA_VERSION
 from deckcheck.carddb.db import CardDB, connect_ro
 from deckcheck.carddb.importer import import_files
+from tests.builders import as_schema_3
 from tests.conftest import FIXTURES
 
 OFF = FIXTURES / "official"
 ALL_OFFICIAL = [OFF / "cards.json", OFF / "rush.json", OFF / "skill.json", OFF / "ygojson"]
 
 
-def as_older(path: Path) -> Path:
-    """``path`` made what deckcheck wrote before schema 4: no ``card_fields`` table."""
-    conn = sqlite3.connect(path)
-    conn.execute("DROP TABLE card_fields")
-    conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema_version'")
-    conn.commit()
-    conn.close()
-    return path
-
-
 def older_copy(db: Path, tmp_path: Path) -> Path:
-    return as_older(Path(shutil.copy(db, tmp_path / "older.sqlite3")))
+    return as_schema_3(Path(shutil.copy(db, tmp_path / "older.sqlite3")))
 
 
 def fields(cards: dict[int, Any]) -> dict[int, dict[str, tuple[Any, type]]]:
@@ -86,7 +77,7 @@ def test_an_import_into_an_older_database_decides_the_fields(
 ) -> None:
     import_files(ALL_OFFICIAL, db_path=tiny_card_db)
     fresh = fields(open_db(tiny_card_db).all_cards())
-    as_older(tiny_card_db)
+    as_schema_3(tiny_card_db)
     import_files([OFF / "skill.json"], db_path=tiny_card_db)  # any import migrates it
     conn = sqlite3.connect(tiny_card_db)
     version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]

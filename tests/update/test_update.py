@@ -32,6 +32,7 @@ from deckcheck.update import download
 from deckcheck.update.download import Fetcher, check_file, commit_downloads, load_state
 from deckcheck.update.sources import Component, load_components, resolve_source
 from tests._http import serving
+from tests.builders import as_schema_3
 
 # --------------------------------------------------------------------------- the test server
 
@@ -299,9 +300,7 @@ def test_transient_failures_retry_with_backoff(
 def test_an_update_builds_a_database_of_an_older_deckcheck_again(
     installed: Installed, updated_copy: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.carddb.test_cardfields import as_older
-
-    as_older((updated_copy / "cards.sqlite3").resolve())
+    as_schema_3((updated_copy / "cards.sqlite3").resolve())
     args = ["update", "--source", installed.mirror.url, "-o", "json"]
     assert main([*args, "-v"]) == 0
     got = capsys.readouterr()
