@@ -8,6 +8,7 @@ passcode, a comment or a marker becomes a DC101 finding, and reading goes on.
 from __future__ import annotations
 
 import re
+from itertools import repeat
 
 from deckcheck.codes import finding
 from deckcheck.decks.packed import PackedDeck
@@ -29,21 +30,24 @@ def _number(digits: str) -> int:
 
 #: How many passcode lines an ``ints`` table keeps (then it starts again).
 INTS_MAX = 1 << 16
+#: what ``_parse_blocks`` reads for a line not in ``ints`` (no passcode is negative)
+_OTHER = -1
 
 
-def _learn_ints(block: list[str], ints: dict[str, int]) -> list[int]:
-    """``int`` of each line of ``block`` (ASCII digits), remembering the short ones."""
-    if len(ints) > INTS_MAX:
-        ints.clear()
-    out = []
-    for line in block:
-        got = ints.get(line)
-        if got is None:
-            got = int(line)
-            if len(line) <= 10 and got <= UINT32_MAX:
-                ints[line] = got
-        out.append(got)
-    return out
+def _new_passcode(line: str, ints: dict[str, int]) -> int | None:
+    """The int of a bare passcode line (ASCII digits, at most UINT32_MAX), remembered in
+    ``ints`` when it is short; None for any other line."""
+    got = ints.get(line)  # the same line earlier in this deck
+    if got is not None:
+        return got
+    if not (line.isascii() and line.isdigit()):
+        return None
+    got = _number(line)
+    if got > UINT32_MAX:
+        return None
+    if len(line) <= 10:
+        ints[line] = got
+    return got
 
 
 # After a line's passcode: another one ("14558127 14558127", "1,2"): clients read only the
@@ -93,78 +97,52 @@ def parse_lines(lines: list[str], source: str, ints: dict[str, int] | None = Non
 
 def _parse_blocks(lines: list[str], source: str, ints: dict[str, int]) -> PackedDeck | None:
     """``parse_lines_general`` for the common file, a block of passcode lines at a time (38% of
-    a batch's per-deck cost, docs/ARCHITECTURE.md, performance paths), or
-    None for a file it does not take. Taken: every line starts with "#" or "!" (a marker or a
-    comment, read as the general reader reads it), is empty (skipped) or is a bare passcode of
-    ASCII digits (no space, at most UINT32_MAX). The passcodes between two such lines are
-    checked, converted and made entries by C loops; anything unusual is left to the
+    a batch's per-deck cost, docs/ARCHITECTURE.md, performance paths), or None for a file it
+    does not take. Taken: every line is a marker or a comment (it starts with "#" or "!",
+    read as the general reader reads it), empty (skipped) or a bare passcode of ASCII digits
+    (no space, at most UINT32_MAX). Every line is looked up in ``ints`` by one C loop; the
+    passcodes between two other lines are moved by slices. Anything unusual is left to the
     line-by-line reader, which reports it. The deck is a ``PackedDeck``: its entries are
     built only when something reads them (the engine's tally reads the arrays).
     """
-    text = "\n".join(lines)
-    if len(text) > 4000:  # int() refuses over 4300 digits: long files go line by line
-        return None
-    find, count = text.find, text.count
-    if count("\n") != len(lines) - 1:  # a line holding a newline itself: not split lines
-        return None
-    specials: list[int] = []  # indexes of the lines starting with "#" or "!", in order
-    at = row = 0
-    if text[:1] in ("#", "!"):
-        specials.append(0)
-    a, b = find("\n#"), find("\n!")
-    while a >= 0 or b >= 0:
-        if b < 0 or 0 <= a < b:
-            pos, a = a, find("\n#", a + 1)
-        else:
-            pos, b = b, find("\n!", b + 1)
-        row += count("\n", at, pos + 1)
-        at = pos + 1
-        specials.append(row)
+    if len(ints) > INTS_MAX:
+        ints.clear()
+    end = len(lines)
+    got = list(map(ints.get, lines, repeat(_OTHER, end)))
+    got.append(_OTHER)  # so that the search below always stops: at the end
     # per section: (passcodes, 0-based rows), as a PackedDeck holds them
     arrays: dict[Section, tuple[list[int], list[int]]] = {s: ([], []) for s in SECTIONS}
     comments: list[str] = []
     ids_to, rows_to = arrays["main"]
     seen_content = False
-    start = 0
-    end = len(lines)
-    for stop in (*specials, end):
-        if stop > start:  # passcode lines start..stop-1
-            block = lines[start:stop]
-            try:  # every line a passcode read before (``ints`` holds no other line)
-                ids = list(map(ints.__getitem__, block))
-                rows: range | list[int] = range(start, stop)
-            except KeyError:
-                joined = "".join(block)
-                if not joined:  # blank lines only: skipped, as the general reader skips them
-                    rows = range(0)
-                elif not (joined.isascii() and joined.encode().isdigit()):
-                    return None
-                elif "" in block:  # blank lines among the passcodes: skipped, numbering kept
-                    rows = [r for r in range(start, stop) if lines[r]]
-                    block = [x for x in block if x]
-                else:
-                    rows = range(start, stop)
-                if rows:
-                    ids = _learn_ints(block, ints)
-                    if max(ids) > UINT32_MAX:
-                        return None
-            if rows:
-                ids_to.extend(ids)
-                rows_to.extend(rows)
-                seen_content = True
+    start = at = 0  # the block of passcode lines from ``start``; looked at up to ``at``
+    while True:
+        stop = got.index(_OTHER, at)  # the first line from ``at`` not a passcode read before
+        line = lines[stop] if stop < end else ""
+        if stop < end and line[:1] not in ("#", "!", ""):
+            n = _new_passcode(line, ints)
+            if n is None:
+                return None  # not a passcode line: the general reader reports it
+            got[stop] = n
+            at = stop + 1
+            continue
+        if stop > start:
+            ids_to.extend(got[start:stop])
+            rows_to.extend(range(start, stop))
+            seen_content = True
         if stop == end:
             break
-        s = lines[stop]
-        sec = _EXACT.get(s)
-        if sec is None:
-            s = s.strip()
-            sec = marker(s)
-        if sec is not None:
-            ids_to, rows_to = arrays[sec]
-            seen_content = True
-        elif not seen_content:
-            comments.append(s)
-        start = stop + 1
+        if line:  # a marker or a comment (a blank line is skipped)
+            sec = _EXACT.get(line)
+            if sec is None:
+                line = line.strip()
+                sec = marker(line)
+            if sec is not None:
+                ids_to, rows_to = arrays[sec]
+                seen_content = True
+            elif not seen_content:
+                comments.append(line)
+        start = at = stop + 1
     return PackedDeck(source, lines, (arrays["main"], arrays["extra"], arrays["side"]), comments)
 
 
