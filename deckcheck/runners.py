@@ -116,15 +116,11 @@ class Worker:
         mine = self._targets[hint]
         return mine if mine is not None else run
 
-    def check(self, item: Item) -> DeckReport:
-        """The report of one input (an unreadable one is DC101)."""
-        return self.engine.check_item(item, self.request.target, self.target_for)
-
     def __call__(self, items: list[Item]) -> Answer:
         """A chunk's answer: its reports (the waivers applied and, with ``--only-illegal``,
         only those that fail, when the request has an output), or their text when rendered
         here; its tally's part; its notes."""
-        reports = list(map(self.check, items))
+        reports = self.engine.check_items(items, self.request.target, self.target_for)
         part = None
         tally = self.tally
         if tally is not None:

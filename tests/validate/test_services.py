@@ -126,6 +126,54 @@ def test_a_request_checks_inputs_in_order_in_process(folder: Path) -> None:
     assert list(reports(Request(inputs, walk(inputs), target))) == got
 
 
+def test_a_chunk_checked_at_once_is_each_deck_checked_in_turn(folder: Path) -> None:
+    """``Engine.check_items`` reads every deck of a chunk before it checks any (a speed path):
+    the same reports as ``check_item`` of each in turn, and the same notes in the same order
+    (a legacy encoding said when a deck is read, a "#format" line when its target is chosen),
+    with a deck that cannot be read and one of another format among them."""
+    from deckcheck import notes
+    from deckcheck.engine import Engine
+    from deckcheck.runners import Worker
+
+    legal = (folder / "z.ydk").read_text(encoding="utf-8")
+    (folder / "dm5.ydk").write_text("#format dm5\n" + legal, encoding="utf-8")
+    (folder / "ja.txt").write_bytes("1 ブルーアイズ・ホワイト・ドラゴン\n".encode("shift_jis"))
+    (folder / "junk.ydk").write_bytes(b"\x00\x01binary")
+    items = [
+        str(folder / n) for n in ("z.ydk", "dm5.ydk", "ja.txt", "junk.ydk", "b/x.YDK", "z.ydk")
+    ]
+
+    def checked(each: bool) -> tuple[list[object], list[str]]:
+        said: list[str] = []
+        old = notes.set_sink(said.append)
+        try:
+            request, engine = plan(
+                items,
+                items,
+                format_id="dm6",
+                date=DATE,
+                jobs=1,
+                deck_formats=True,
+                engine=Engine.open(),
+            )
+            worker = Worker(request, engine)
+            if each:
+                got = [engine.check_item(i, request.target, worker.target_for) for i in items]
+            else:
+                got = engine.check_items(items, request.target, worker.target_for)
+        finally:
+            notes.set_sink(old)
+        return got, said
+
+    checked(each=True)  # the built-in sample's note is said once per process: said now
+    one_by_one, said_one_by_one = checked(each=True)
+    at_once, said_at_once = checked(each=False)
+    assert at_once == one_by_one and said_at_once == said_one_by_one
+    assert [r.format_id for r in at_once] == ["dm6", "dm5", "dm6", "dm6", "dm6", "dm6"]
+    assert at_once[3].findings[0].code == "DC101" and not at_once[4].legal
+    assert any("dm5" in n for n in said_at_once) and any("cp932" in n for n in said_at_once)
+
+
 def test_walk_refuses_a_missing_path_before_any_report(tmp_path: Path) -> None:
     with pytest.raises(InputError):
         walk((str(tmp_path / "gone.ydk"),))
