@@ -47,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _common import DEFAULT_DATA, build_full_home, machine, write_result  # noqa: E402
+from _common import DEFAULT_DATA, machine, ready_home, write_result  # noqa: E402
 
 LIST = "banlists/projectignis-lflists/TCG/2026.05 TCG.lflist.conf"
 DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
@@ -327,14 +327,7 @@ def main() -> int:
     out: dict[str, Any] = {"load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        home = args.home or root / "home"
-        if not (home / "cards.sqlite3").exists():
-            build_full_home(args.data, home)
-            # the home was just written: its pages go to disk now, not during the timings
-            # (measured right after the build, P1 read 1.29-1.30 where the same home read
-            # 1.14 a minute later)
-            os.sync()
-        env = env_for(home)
+        env = env_for(ready_home(args.data, args.home, root))
         out["baseline_python_ms"] = round(
             interleaved({"py": [sys.executable, "-c", "pass"]}, env, args.runs)["py"] * 1000, 1
         )

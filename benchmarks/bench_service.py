@@ -39,7 +39,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _common import DEFAULT_DATA, build_full_home, machine, write_result  # noqa: E402
+from _common import DEFAULT_DATA, machine, ready_home, write_result  # noqa: E402
 
 DATE = "2026-06-01"  # the 2026.05 TCG list in force (as bench_goals)
 WARMUP = 300
@@ -279,11 +279,7 @@ def main() -> int:
     out: dict[str, Any] = {"load_before": os.getloadavg(), "date": DATE}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        home = args.home or root / "home"
-        if not (home / "cards.sqlite3").exists():
-            build_full_home(args.data, home)
-            os.sync()
-        env = env_for(home)
+        env = env_for(ready_home(args.data, args.home, root))
         folder = corpus(decks, root)
         n = len(decks) * COPIES
         peers = [peer(folder, n, env, args.runs)]

@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -33,20 +30,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _common import DEFAULT_DATA, build_full_home, machine, write_result  # noqa: E402
-from bench_goals import DATE, DECKCHECK, LIST, corpus, env_for, ratio  # noqa: E402
+from _common import DEFAULT_DATA, machine, ready_home, write_result  # noqa: E402
+from bench_goals import DATE, DECKCHECK, LIST, corpus, env_for, ratio, wall  # noqa: E402
 
 SMALL, BIG = 1026, 5130
-
-
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(CPU seconds, user + system, and wall seconds) of one run of ``cmd``."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    took = time.perf_counter() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r1.ru_utime + r1.ru_stime - r0.ru_utime - r0.ru_stime, took
 
 
 def measure(data: Path, home: Path, root: Path, trees: list[Path], runs: int) -> dict[str, Any]:
@@ -66,9 +53,10 @@ def measure(data: Path, home: Path, root: Path, trees: list[Path], runs: int) ->
         for name in names if r % 2 == 0 else names[::-1]:
             cmd, env = runs_of[name]
             for n, folder in ((SMALL, small), (BIG, big)):
-                one = timed([*cmd, str(folder)], env)
+                cpu: list[float] = []
+                took = wall([*cmd, str(folder)], env, cpu)
                 if r:
-                    got.setdefault((name, n), []).append(one)
+                    got.setdefault((name, n), []).append((cpu[0], took))
     per: dict[str, dict[str, float]] = {}
     for name in names:
         per[name] = {}
@@ -100,10 +88,7 @@ def main() -> int:
     out: dict[str, Any] = {"load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        home = args.home or root / "home"
-        if not (home / "cards.sqlite3").exists():
-            build_full_home(args.data, home)
-            os.sync()  # its pages go to disk now, not during the timings
+        home = ready_home(args.data, args.home, root)
         out.update(measure(args.data, home, root, trees, args.runs))
     out["load_after"] = os.getloadavg()
     out["machine"] = machine()
