@@ -187,14 +187,14 @@ def test_the_console_script_holds_the_collector_before_click_is_imported() -> No
     assert script.value == "deckcheck.console:main"
     main = (Path(cli.__file__).parent / "__main__.py").read_text(encoding="utf-8")
     assert "from deckcheck.console import main" in main
-    # console.main: the collector is off when click is first imported (its import is most of
-    # start-up's collections); with DECKCHECK_PLAIN_START=1 it is left on
+    # console.main: the collector is off when click (and typing) are first imported (their
+    # import is most of start-up's collections); with DECKCHECK_PLAIN_START=1 it is left on
     probe = (
         "import gc, sys\n"
         "class Spy:\n"
         "    def find_spec(self, name, path=None, target=None):\n"
-        "        if name == 'click':\n"
-        "            print('CLICK-IMPORTED-WITH-GC', gc.isenabled(), file=sys.stderr)\n"
+        "        if name in ('click', 'typing'):\n"
+        "            print(name.upper() + '-IMPORTED-WITH-GC', gc.isenabled(), file=sys.stderr)\n"
         "sys.meta_path.insert(0, Spy())\n"
         "from deckcheck.console import main\n"
         "sys.argv = ['deckcheck', '--version']\n"
@@ -208,6 +208,9 @@ def test_the_console_script_holds_the_collector_before_click_is_imported() -> No
     assert held.returncode == plain.returncode == 0 and held.stdout == plain.stdout
     assert "CLICK-IMPORTED-WITH-GC False" in held.stderr
     assert "CLICK-IMPORTED-WITH-GC True" in plain.stderr
+    # typing too (console.py imports nothing before the hold): its import set off collections
+    assert "TYPING-IMPORTED-WITH-GC False" in held.stderr
+    assert "TYPING-IMPORTED-WITH-GC True" in plain.stderr
 
 
 def test_main_in_process_leaves_the_collector_as_it_was() -> None:
@@ -264,3 +267,46 @@ def test_every_command_declares_how_long_the_collector_is_held() -> None:
         "card": HELD,
     }
     assert all(spec[3] in (HELD, RESUMED) for spec in cli.COMMANDS.values())
+
+
+def test_plain_start_writes_the_same_report_file(tmp_path: Path) -> None:
+    got = {}
+    for plain in (False, True):
+        out = tmp_path / f"report-{plain}.json"
+        proc = _console("validate", "--format", "dm6", "-o", "json", "--out", str(out),
+                        str(DM6), plain=plain)  # fmt: skip
+        assert proc.returncode == 1, proc.stderr
+        got[plain] = (proc.stdout, proc.stderr, json.loads(out.read_text(encoding="utf-8")))
+    assert got[False] == got[True]
+    assert sorted(d["legal"] for d in got[False][2]["decks"]) == [False, True]
+
+
+def _end_with_a_reader_gone(target: Path, read: int, *, plain: bool) -> tuple[int, bytes]:
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
+    if plain:
+        env["DECKCHECK_PLAIN_START"] = "1"
+    cmd = [sys.executable, "-c", _CONSOLE, "validate", "--format", "dm6", "--jobs", "1"]
+    proc = subprocess.Popen(
+        [*cmd, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    if read:
+        assert proc.stdout.read(read)
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.stderr.close()
+    return proc.wait(timeout=120), err
+
+
+@pytest.mark.parametrize("read", [10, 0], ids=["mid-report", "before-any-output"])
+def test_a_reader_that_goes_away_ends_a_plain_start_the_same_way(tmp_path: Path, read: int) -> None:
+    # mid-report: more output than a pipe holds, so the writes after the reader closed fail
+    # (EPIPE); before any output: the first write fails
+    target = tmp_path / "decks"
+    target.mkdir()
+    body = (DM6 / "legal.ydk").read_bytes()
+    for i in range(1500 if read else 1):
+        (target / f"deck-{i:04}.ydk").write_bytes(body)
+    held = _end_with_a_reader_gone(target, read, plain=False)
+    assert held == _end_with_a_reader_gone(target, read, plain=True)
+    assert b"Traceback" not in held[1]
