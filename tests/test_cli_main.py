@@ -273,8 +273,8 @@ def test_plain_start_writes_the_same_report_file(tmp_path: Path) -> None:
     got = {}
     for plain in (False, True):
         out = tmp_path / f"report-{plain}.json"
-        proc = _console("validate", "--format", "dm6", "-o", "json", "--out", str(out),
-                        str(DM6), plain=plain)  # fmt: skip
+        args = ("validate", "--format", "dm6", "-o", "json", "--out", str(out), str(DM6))
+        proc = _console(*args, plain=plain)
         assert proc.returncode == 1, proc.stderr
         got[plain] = (proc.stdout, proc.stderr, json.loads(out.read_text(encoding="utf-8")))
     assert got[False] == got[True]
