@@ -179,6 +179,15 @@ def test_card_query_runs_with_collection_held() -> None:
     assert seen == {"command": False}
 
 
+def _start_env(*, plain: bool) -> dict[str, str]:
+    """This process's environment for a console script started held (``plain=False``) or
+    with ``DECKCHECK_PLAIN_START=1``."""
+    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
+    if plain:
+        env["DECKCHECK_PLAIN_START"] = "1"
+    return env
+
+
 def test_the_console_script_holds_the_collector_before_click_is_imported() -> None:
     from importlib.metadata import entry_points
 
@@ -200,11 +209,8 @@ def test_the_console_script_holds_the_collector_before_click_is_imported() -> No
         "sys.argv = ['deckcheck', '--version']\n"
         "main()\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
-    held = run_process([sys.executable, "-c", probe], timeout=120, env=env)
-    plain = run_process(
-        [sys.executable, "-c", probe], timeout=120, env={**env, "DECKCHECK_PLAIN_START": "1"}
-    )
+    held = run_process([sys.executable, "-c", probe], timeout=120, env=_start_env(plain=False))
+    plain = run_process([sys.executable, "-c", probe], timeout=120, env=_start_env(plain=True))
     assert held.returncode == plain.returncode == 0 and held.stdout == plain.stdout
     assert "CLICK-IMPORTED-WITH-GC False" in held.stderr
     assert "CLICK-IMPORTED-WITH-GC True" in plain.stderr
@@ -228,10 +234,8 @@ _CONSOLE = "from deckcheck.console import main; import sys; sys.argv[0] = 'deckc
 
 
 def _console(*args: str, plain: bool) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
-    if plain:
-        env["DECKCHECK_PLAIN_START"] = "1"
-    return run_process([sys.executable, "-c", _CONSOLE, *args], timeout=120, env=env)
+    cmd = [sys.executable, "-c", _CONSOLE, *args]
+    return run_process(cmd, timeout=120, env=_start_env(plain=plain))
 
 
 @pytest.mark.parametrize(
@@ -282,12 +286,12 @@ def test_plain_start_writes_the_same_report_file(tmp_path: Path) -> None:
 
 
 def _end_with_a_reader_gone(target: Path, read: int, *, plain: bool) -> tuple[int, bytes]:
-    env = {k: v for k, v in os.environ.items() if k != "DECKCHECK_PLAIN_START"}
-    if plain:
-        env["DECKCHECK_PLAIN_START"] = "1"
     cmd = [sys.executable, "-c", _CONSOLE, "validate", "--format", "dm6", "--jobs", "1"]
     proc = subprocess.Popen(
-        [*cmd, str(target)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        [*cmd, str(target)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_start_env(plain=plain),
     )
     assert proc.stdout is not None and proc.stderr is not None
     if read:
