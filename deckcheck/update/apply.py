@@ -343,7 +343,16 @@ def _bounded(deadline: float | None) -> Iterator[None]:
         if not caught:
             raise _Late()
 
+    hook = sys.unraisablehook
+
+    def _unraisable(unraisable: Any) -> None:
+        # a ring swallowed where Python cannot raise is not the user's business: the next
+        # ring follows (below); anything else goes to the hook there was before
+        if unraisable.exc_type is not _Late:
+            hook(unraisable)
+
     previous = signal.signal(signal.SIGALRM, _ring)
+    sys.unraisablehook = _unraisable
     # The alarm rings again every RING_AGAIN seconds until the work stops: an exception
     # raised where Python swallows it (a gc callback, a __del__, an SQLite callback) is
     # followed by another one, so the deadline still holds.
@@ -357,6 +366,7 @@ def _bounded(deadline: float | None) -> Iterator[None]:
         caught.append(True)
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = hook
 
 
 #: seconds between the deadline alarm's rings once it has first rung (see ``_bounded``)
