@@ -9,7 +9,7 @@ from operator import attrgetter
 from typing import Any, Protocol
 
 from deckcheck.codes import finding
-from deckcheck.model import Banlist, Card, Deck, DeckEntry, Finding, Format, Section
+from deckcheck.model import Banlist, Card, Deck, DeckEntry, Finding, Format, Section, Severity
 
 
 class CardSource(Protocol):
@@ -406,8 +406,16 @@ def plural(n: int, word: str = "copy", many: str = "copies") -> str:
     return f"{n} {word if n == 1 else many}"
 
 
-def of_card(code: str, message: str, t: Tally, *, limit: int | None = None) -> Finding:
-    """A finding about one card of the deck, counted over every section (a ``Tally``)."""
+def of_card(
+    code: str,
+    message: str,
+    t: Tally,
+    *,
+    limit: int | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    """A finding about one card of the deck, counted over every section (a ``Tally``);
+    ``severity`` only to lower a code registered ``also_warning`` (a pool's DC502/DC504)."""
     return finding(
         code,
         message,
@@ -417,6 +425,7 @@ def of_card(code: str, message: str, t: Tally, *, limit: int | None = None) -> F
         card_name=t.name,
         count=t.count,
         limit=limit,
+        severity=severity,
     )
 
 

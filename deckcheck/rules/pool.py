@@ -32,7 +32,6 @@ import datetime as dt
 from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 
-from deckcheck.codes import finding
 from deckcheck.model import (
     SCOPES,
     Banlist,
@@ -46,7 +45,7 @@ from deckcheck.model import (
     record,
     scope_names,
 )
-from deckcheck.rules._base import Context, Counted, Tally
+from deckcheck.rules._base import Context, Counted, of_card
 
 NAME = "pool"
 
@@ -115,7 +114,7 @@ def check(ctx: Context) -> Iterator[Finding]:
             assert card is not None  # unknown cards are DC102, never in ctx.printings
             got = table[cid] = (card, tuple(_judge(ctx, card, cid, bits)))
         for code, message, severity in got[1]:
-            yield _finding(code, message, severity, t)
+            yield of_card(code, message, t, severity=severity)
 
 
 def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
@@ -143,7 +142,7 @@ def _check_counted(ctx: Context, counted: Counted) -> Iterator[Finding]:
         if cid in found:
             t = ctx.printing(cid)
             for code, message, severity in hits[cid]:
-                yield _finding(code, message, severity, t)
+                yield of_card(code, message, t, severity=severity)
 
 
 def _judged() -> tuple[set[int], dict[int, tuple[Judged, ...]]]:
@@ -168,20 +167,6 @@ def _judge(ctx: Context, card: Card, passcode: int, bits: tuple[int, int]) -> It
 def _game_of(ctx: Context) -> GamePool | None:
     """The run's knowledge of the format's video game (None: the cards' own data only)."""
     return ctx.game  # type: ignore[no-any-return]
-
-
-def _finding(code: str, message: str, severity: Severity | None, t: Tally) -> Finding:
-    """``of_card`` with the severity a pool finding may lower (DC502/DC504 warnings)."""
-    return finding(
-        code,
-        message,
-        section=t.section,
-        line=t.line,
-        card_id=t.canonical,
-        card_name=t.name,
-        count=t.count,
-        severity=severity,
-    )
 
 
 # --------------------------------------------------------------------------- the one judge
