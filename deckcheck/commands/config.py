@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from deckcheck.commands.options import output_option
+from deckcheck.commands.options import config_option, output_option
 from deckcheck.errors import EXIT_OK
 from deckcheck.render.common import to_json
 
@@ -16,13 +16,7 @@ Settings come from [tool.deckcheck] in pyproject.toml or from a deckcheck.toml, 
 one from the working folder upwards (deckcheck.toml wins in the same folder). Options given
 to `deckcheck validate` win over them.""",
 )
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    metavar="FILE",
-    help="Config file (default: nearest deckcheck.toml/pyproject.toml).",
-)
+@config_option()
 @output_option()
 def config(config_path: str | None, output: str) -> int:
     """Print the effective settings and where each came from."""

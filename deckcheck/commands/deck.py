@@ -6,7 +6,8 @@ each command here parses its options, calls it, prints the result and returns th
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, NamedTuple
 
 import click
 
@@ -25,7 +26,7 @@ from deckcheck.commands.deck_common import (
 from deckcheck.commands.deck_common import (
     open_session as _session,
 )
-from deckcheck.commands.options import lang_callback, lang_option, output_option
+from deckcheck.commands.options import lang_option, output_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK, DeckcheckError
 from deckcheck.render.common import one_line  # names never split an output line
 
@@ -37,26 +38,47 @@ def _section(main: bool, extra: bool, side: bool) -> Any:
     return picked[0] if picked else None
 
 
-_SECTION_OPTS = [
-    click.option("--main", "to_main", is_flag=True, help="The Main Deck."),
-    click.option("--extra", "to_extra", is_flag=True, help="The Extra Deck."),
-    click.option("--side", "to_side", is_flag=True, help="The Side Deck."),
-]
+def _section_opts(f: Any) -> Any:
+    """``--main``/``--extra``/``--side``, given to the command as one ``section`` (None: the
+    section the card belongs in)."""
+
+    @functools.wraps(f)
+    def command(*args: Any, to_main: bool, to_extra: bool, to_side: bool, **kw: Any) -> Any:
+        return f(*args, section=_section(to_main, to_extra, to_side), **kw)
+
+    command = click.option("--side", "to_side", is_flag=True, help="The Side Deck.")(command)
+    command = click.option("--extra", "to_extra", is_flag=True, help="The Extra Deck.")(command)
+    return click.option("--main", "to_main", is_flag=True, help="The Main Deck.")(command)
+
+
+class _EditOpts(NamedTuple):
+    """The options every edit command shares (``_edit_opts``)."""
+
+    strict: bool
+    lang: str
+    format_id: str | None
+    date_text: str | None
 
 
 def _edit_opts(f: Any) -> Any:
-    f = click.option(
+    """``--strict``, ``--lang``, ``-f`` and ``-d``, given to the command as one ``opts``."""
+
+    @functools.wraps(f)
+    def command(
+        *args: Any,
+        strict: bool,
+        lang: str,
+        format_id: str | None,
+        date_text: str | None,
+        **kw: Any,
+    ) -> Any:
+        return f(*args, opts=_EditOpts(strict, lang, format_id, date_text), **kw)
+
+    strict_opt = click.option(
         "--strict", is_flag=True, help="Exit 1 when the deck is illegal after the edit."
-    )(f)
-    f = click.option(
-        "--lang",
-        default="en",
-        show_default=True,
-        metavar="L",
-        callback=lang_callback,
-        help="Language of card names in messages.",
-    )(f)
-    return _common(f)
+    )
+    lang_opt = lang_option(short=False, metavar="L", help="Language of card names in messages.")
+    return _common(lang_opt(strict_opt(command)))
 
 
 @click.group(
@@ -158,27 +180,19 @@ def show(path: str, lang: str, format_id: str | None, date_text: str | None, out
 # --------------------------------------------------------------------------- edits
 
 
-def _edit(
-    path: str,
-    card: str,
-    format_id: str | None,
-    date_text: str | None,
-    strict: bool,
-    lang: str,
-    op: Any,
-) -> int:
+def _edit(path: str, card: str, opts: _EditOpts, op: Any) -> int:
     """Load DECK, resolve CARD, run ``op(df, card_id, fmt_on_date, session)`` between two
     checks, save, and report the change and the findings it brought or fixed."""
     from deckcheck import deckedit
 
-    s = _session(format_id, date_text)
+    s = _session(opts.format_id, opts.date_text)
     df = s.load(path)
     cid = _card(lambda q: s.card_in(df, q), card)
     if cid is None:
         return EXIT_ILLEGAL
     fmt = s.fmt(df)
     try:
-        done = s.edit(df, fmt, lambda on: op(df, cid, on, s), lang)
+        done = s.edit(df, fmt, lambda on: op(df, cid, on, s), opts.lang)
     except deckedit.EditError as exc:
         raise DeckcheckError(exc.message, where=exc.where) from None
     deckedit.save(df)
@@ -205,7 +219,7 @@ def _edit(
     )
     if done.after.skipped:
         click.echo(one_line(f"  note: {done.after.skipped}"))
-    return EXIT_ILLEGAL if strict and not r.legal else EXIT_OK
+    return EXIT_ILLEGAL if opts.strict and not r.legal else EXIT_OK
 
 
 @deck.command(
@@ -226,37 +240,19 @@ into the Main Deck, a token) is refused; --force places it anyway.""",
 @click.option(
     "-n", "count", type=click.IntRange(min=1), default=1, show_default=True, help="Copies to add."
 )
-@_SECTION_OPTS[0]
-@_SECTION_OPTS[1]
-@_SECTION_OPTS[2]
+@_section_opts
 @click.option("--force", is_flag=True, help="Place the card even where it does not belong.")
 @_edit_opts
-def add(
-    path: str,
-    card: str,
-    count: int,
-    to_main: bool,
-    to_extra: bool,
-    to_side: bool,
-    force: bool,
-    strict: bool,
-    lang: str,
-    format_id: str | None,
-    date_text: str | None,
-) -> int:
+def add(path: str, card: str, count: int, section: Any, force: bool, opts: _EditOpts) -> int:
     """Add CARD (passcode or name in any language) to DECK."""
     from deckcheck import deckedit
 
-    section = _section(to_main, to_extra, to_side)
     return _edit(
         path,
         card,
-        format_id,
-        date_text,
-        strict,
-        lang,
+        opts,
         lambda df, cid, on, s: deckedit.add(
-            df, cid, count, section, on, s.db, s.index, force=force, lang=lang
+            df, cid, count, section, on, s.db, s.index, force=force, lang=opts.lang
         ),
     )
 
@@ -283,38 +279,20 @@ a name removes any artwork of the card.""",
     help="Copies to remove.",
 )
 @click.option("--all", "all_", is_flag=True, help="Remove every copy in the section.")
-@_SECTION_OPTS[0]
-@_SECTION_OPTS[1]
-@_SECTION_OPTS[2]
+@_section_opts
 @_edit_opts
-def remove(
-    path: str,
-    card: str,
-    count: int,
-    all_: bool,
-    to_main: bool,
-    to_extra: bool,
-    to_side: bool,
-    strict: bool,
-    lang: str,
-    format_id: str | None,
-    date_text: str | None,
-) -> int:
+def remove(path: str, card: str, count: int, all_: bool, section: Any, opts: _EditOpts) -> int:
     """Remove copies of CARD from DECK (default: from where the card belongs)."""
     from deckcheck import deckedit
 
-    section = _section(to_main, to_extra, to_side)
     n = None if all_ else count
     exact = deckedit.is_passcode(card)
     return _edit(
         path,
         card,
-        format_id,
-        date_text,
-        strict,
-        lang,
+        opts,
         lambda df, cid, on, s: deckedit.remove(
-            df, cid, n, section, on, s.db, s.index, exact=exact, lang=lang
+            df, cid, n, section, on, s.db, s.index, exact=exact, lang=opts.lang
         ),
     )
 
@@ -350,10 +328,7 @@ def move(
     count: int,
     all_: bool,
     force: bool,
-    strict: bool,
-    lang: str,
-    format_id: str | None,
-    date_text: str | None,
+    opts: _EditOpts,
 ) -> int:
     """Move copies of CARD between the Main, Extra and Side Deck of DECK."""
     from deckcheck import deckedit
@@ -365,12 +340,9 @@ def move(
     return _edit(
         path,
         card,
-        format_id,
-        date_text,
-        strict,
-        lang,
+        opts,
         lambda df, cid, on, s: deckedit.move(
-            df, cid, n, to_, where, on, s.db, s.index, exact=exact, force=force, lang=lang
+            df, cid, n, to_, where, on, s.db, s.index, exact=exact, force=force, lang=opts.lang
         ),
     )
 

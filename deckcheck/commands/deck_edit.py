@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from deckcheck.commands.deck_common import on_date
-from deckcheck.commands.options import lang_callback
+from deckcheck.commands.options import lang_option
 from deckcheck.render.common import one_line
 
 
@@ -42,13 +42,8 @@ A new DECK is created on the first save. Needs the extra: pip install "deckcheck
 @click.option(
     "-d", "--date", "date_text", metavar="YYYY-MM-DD", help="Event date (default: today)."
 )
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of card names (search results, deck, messages).",
+@lang_option(
+    short=False, metavar="L", help="Language of card names (search results, deck, messages)."
 )
 @click.option("--serve", is_flag=True, help="Serve the app to a browser instead (textual-serve).")
 @click.option(

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from deckcheck.commands.options import lang_callback
+from deckcheck.commands.options import lang_option
 from deckcheck.errors import EXIT_ILLEGAL, EXIT_OK
 from deckcheck.render.common import one_line
 
@@ -37,13 +37,8 @@ Exit codes: 0 nothing missing, 1 cards missing, 2 usage or input error.""",
     help="A deck file or text list of cards owned; may be repeated.",
 )
 @click.option("--no-side", is_flag=True, help="Leave the Side Deck out of what is needed.")
-@click.option(
-    "--lang",
-    default="en",
-    show_default=True,
-    metavar="L",
-    callback=lang_callback,
-    help="Language of names (names in the files may be in any language).",
+@lang_option(
+    short=False, metavar="L", help="Language of names (names in the files may be in any language)."
 )
 @click.option(
     "-o",

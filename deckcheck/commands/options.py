@@ -66,6 +66,17 @@ def lang_option(default: str | None = "en", short: bool = True, **kw: Any) -> Ca
     return click.option(*decls, "lang", default=default, **kw)
 
 
+def config_option() -> Callable[[F], F]:
+    """``--config FILE``: the settings file, in the commands that read settings."""
+    return click.option(
+        "--config",
+        "config_path",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Config file (default: nearest deckcheck.toml/pyproject.toml).",
+    )
+
+
 def deprecated(old: str, new: str) -> None:
     click.echo(
         f"deckcheck: deprecated: {old} is now {new}; {old} will be removed in the next release",

@@ -10,6 +10,7 @@ import click
 from deckcheck import startup
 from deckcheck.commands.options import (
     banlist_option,
+    config_option,
     date_option,
     format_option,
     lang_option,
@@ -139,13 +140,7 @@ Exit codes: 0 every deck legal, 1 a deck is illegal (or warns under --strict),
 @click.option("--only-illegal", is_flag=True, help="Report only decks that fail.")
 @click.option("--allow-empty", is_flag=True, default=None, help="Finding no deck is not an error.")
 @click.option("--csv-decks", is_flag=True, help="CSV: one row per deck, not per finding.")
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False),
-    metavar="FILE",
-    help="Config file (default: nearest deckcheck.toml/pyproject.toml).",
-)
+@config_option()
 @click.option(
     "--pre-commit",
     "pre_commit",
