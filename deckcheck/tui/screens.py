@@ -90,7 +90,19 @@ class FormatScreen(ModalScreen[tuple[str, dt.date] | None]):
         self.dismiss((str(fid), day))
 
 
-class QuitScreen(ModalScreen[str]):
+class _ChoiceScreen(ModalScreen[str]):
+    """A question answered by one of its buttons or keys: dismissed with the button's id
+    (for a key, the argument of its ``choose`` binding)."""
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(str(event.button.id))
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+
+class QuitScreen(_ChoiceScreen):
     """``q`` with unsaved edits: "save" (then quit), "quit" (discard), or "cancel"."""
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="QuitScreen")
@@ -112,15 +124,8 @@ class QuitScreen(ModalScreen[str]):
                 yield Button("Discard and quit (d)", variant="error", id="quit")
                 yield Button("Cancel (esc)", id="cancel")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(str(event.button.id))
 
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
-
-
-class ConflictScreen(ModalScreen[str]):
+class ConflictScreen(_ChoiceScreen):
     """A save found the file changed on disk: "reload" (read it again and apply this
     session's edits to it), "overwrite" (write this deck over it), or "cancel"."""
 
@@ -146,13 +151,6 @@ class ConflictScreen(ModalScreen[str]):
                 yield Button("Reload (r)", variant="primary", id="reload")
                 yield Button("Overwrite (o)", variant="error", id="overwrite")
                 yield Button("Cancel (esc)", id="cancel")
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(str(event.button.id))
-
-    def action_choose(self, choice: str) -> None:
-        self.dismiss(choice)
 
 
 __all__ = ["ConflictScreen", "FormatScreen", "QuitScreen"]
