@@ -6,6 +6,7 @@ import difflib
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -109,14 +110,30 @@ def isolated_home(
     return home
 
 
+def _shared_missing(reason: str) -> NoReturn:
+    """A shared folder is absent: the test fails in CI (``DECKCHECK_REQUIRE_SHARED``), skips
+    with ``reason`` elsewhere."""
+    if os.environ.get("DECKCHECK_REQUIRE_SHARED"):
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     """``../shared/data``; skips with a clear reason where it is absent (fails CI instead)."""
     if SHARED_DATA is None:
-        if os.environ.get("DECKCHECK_REQUIRE_SHARED"):
-            pytest.fail(_MISSING_REASON)
-        pytest.skip(_MISSING_REASON)
+        _shared_missing(_MISSING_REASON)
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def shared_seeds(shared_data: Path) -> Path:
+    """``../shared/seeds``, the documents the project started from: beside the data, wherever
+    ``DECKCHECK_SHARED_DATA`` puts it; skips where it is absent (fails CI instead)."""
+    seeds = shared_data.parent / "seeds"
+    if not seeds.is_dir():
+        _shared_missing(f"seed documents not found: expected {seeds} beside the data")
+    return seeds
 
 
 @pytest.fixture(scope="session")

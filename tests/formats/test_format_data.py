@@ -276,9 +276,9 @@ def test_format_file_shape(fid: str, raw_formats: dict[str, dict[str, Any]]) -> 
 
 
 def test_format_sources_cite_seed_lines_that_exist(
-    raw_formats: dict[str, dict[str, Any]], shared_data: Path
+    raw_formats: dict[str, dict[str, Any]], shared_seeds: Path
 ) -> None:
-    seeds = {p.name[:3]: p for p in (shared_data.parent / "seeds").glob("00*.txt")}
+    seeds = {p.name[:3]: p for p in shared_seeds.glob("00*.txt")}
     cited = 0
     for fid, d in raw_formats.items():
         for doc, start, end in re.findall(r"seeds/(00\d) l\.(\d+)(?:-(\d+))?", d["source"]):
@@ -383,8 +383,8 @@ def test_list_cards_exist_in_real_database_under_that_name(shared_data: Path) ->
     assert checked >= 100
 
 
-def test_seed_names_are_quoted_from_the_cited_seed_line(shared_data: Path) -> None:
-    seed = (shared_data.parent / "seeds" / "001_40b3a369326313b4.txt").read_text(encoding="utf-8")
+def test_seed_names_are_quoted_from_the_cited_seed_line(shared_seeds: Path) -> None:
+    seed = (shared_seeds / "001_40b3a369326313b4.txt").read_text(encoding="utf-8")
     seed_lines = seed.splitlines()
     checked = 0
     for fam in ("dm5", "dm6", "dmi"):
@@ -397,7 +397,7 @@ def test_seed_names_are_quoted_from_the_cited_seed_line(shared_data: Path) -> No
             assert e["seed_name"] in re.split(r"[：、。]", line), (fam, e)
             checked += 1
     assert checked == 38 + 39 + 40  # the sizes test_seed_list_contents pins
-    text = (shared_data.parent / "seeds" / "004_020f870f596f678f.txt").read_text(encoding="utf-8")
+    text = (shared_seeds / "004_020f870f596f678f.txt").read_text(encoding="utf-8")
     text_lines = text.splitlines()
     entries = _load(BANLISTS / "entry-duel" / "2015-05-01.yaml")["entries"]
     assert entries
