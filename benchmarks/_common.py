@@ -50,6 +50,11 @@ def ready_home(data: Path, given: Path | None, root: Path) -> Path:
     return home
 
 
+def one_deck(data: Path) -> Path:
+    """The deck the one-deck timings check (P1, start-up): the first real ``.ydk`` by path."""
+    return min((data / "decks").rglob("*.ydk"))
+
+
 def machine() -> dict[str, Any]:
     """What the figures were measured on (they mean little without it)."""
     cpu = platform.processor() or ""

@@ -47,7 +47,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _common import DEFAULT_DATA, machine, ready_home, write_result  # noqa: E402
+from _common import DEFAULT_DATA, machine, one_deck, ready_home, write_result  # noqa: E402
 
 LIST = "banlists/projectignis-lflists/TCG/2026.05 TCG.lflist.conf"
 DATE = "2026-06-01"  # 2026.05 TCG is the list in force: the list refcheck reads
@@ -111,7 +111,7 @@ def ratio(a: float, b: float) -> float:
 
 
 def p1(data: Path, env: dict[str, str], runs: int) -> dict[str, Any]:
-    deck = str(min((data / "decks").rglob("*.ydk")))
+    deck = str(one_deck(data))
     py = sys.executable
     cmds = {
         "validate": [py, *DECKCHECK, "validate", "--date", DATE, deck],

@@ -39,13 +39,15 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
 
-from _common import DEFAULT_DATA, ready_home, write_result  # noqa: E402
+from _common import DEFAULT_DATA, one_deck, ready_home, write_result  # noqa: E402
+from bench_goals import DATE  # noqa: E402
 
-DATE = "2026-06-01"  # as bench_goals.py: the 2026.05 TCG list is in force
+#: how a cut-off process leaves: the modules it has imported on stderr, then no exit work
+LEAVE = 'os.write(2, b"modules %d\\n" % len(sys.modules)); os._exit(0)'
 
 #: the program each row runs: ``argv[1]`` names the function ending the phase
 #: (``module:attribute``, ``module:Class.attribute``; ``-`` for the whole run)
-DRIVER = """
+DRIVER = f"""
 import os, sys
 from deckcheck import startup
 startup.hold()  # first, as the console script: the imports below run with the collector held
@@ -60,8 +62,7 @@ if where != "-":
         owner = getattr(owner, part)
     plain = owner.__dict__[attr]
     def leave():
-        os.write(2, b"modules %d\\n" % len(sys.modules))
-        os._exit(0)
+        {LEAVE}
     if attr == "callback":  # a click command's callback: the command line is parsed
         def cut(*a, **k):
             leave()
@@ -110,9 +111,8 @@ def main() -> int:
     if shutil.which("valgrind") is None:
         print("bench_p1_phases: needs valgrind (apt-get install valgrind)", file=sys.stderr)
         return 2
-    deck = str(min((args.data / "decks").rglob("*.ydk")))
+    deck = str(one_deck(args.data))
     py = sys.executable
-    leave = 'os.write(2, b"modules %d\\n" % len(sys.modules)); os._exit(0)'
     with tempfile.TemporaryDirectory() as tmp:
         home = ready_home(args.data, args.home, Path(tmp))
         env = {**os.environ, "DECKCHECK_HOME": str(home), "PYTHONPATH": str(REPO)}
@@ -122,7 +122,7 @@ def main() -> int:
             ("python -c pass", instructions([py, "-P", "-c", "pass"], env)),
             (
                 "peer: import click",
-                instructions([py, "-P", "-c", f"import os, sys, click; {leave}"], env),
+                instructions([py, "-P", "-c", f"import os, sys, click; {LEAVE}"], env),
             ),
             (
                 "peer: whole run",
@@ -130,7 +130,7 @@ def main() -> int:
             ),
             (
                 "cli imported",
-                instructions([py, "-P", "-c", f"{held}; import deckcheck.cli; {leave}"], env),
+                instructions([py, "-P", "-c", f"{held}; import deckcheck.cli; {LEAVE}"], env),
             ),
         ]
         run = ["validate", "--date", DATE, deck]

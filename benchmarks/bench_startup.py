@@ -24,7 +24,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _common import build_full_home, write_result  # noqa: E402
+from _common import build_full_home, one_deck, write_result  # noqa: E402
 
 HEAVY = ("yaml", "pydantic", "rapidfuzz")
 
@@ -45,7 +45,7 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared" / "data")
     ap.add_argument("--runs", type=int, default=15)
     args = ap.parse_args()
-    deck = min((args.data / "decks").rglob("*.ydk"))
+    deck = one_deck(args.data)
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         build_home(args.data, home)
